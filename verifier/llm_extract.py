@@ -1,0 +1,268 @@
+"""LLM steps of free-text checking: triple extraction, candidate choice, smoothing.
+
+Prompts follow Shenoy et al., "Validating Free Text Against N-Ary Knowledge
+Graphs" (appendix A.1 and A.2), cut down for a ~135M-parameter model: short
+instructions, worked examples, and a JSON schema whose caps (maxItems,
+maxLength) plus a max_tokens budget keep a tiny model from looping.
+"""
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from verifier.llm import LLM, LLMError
+
+MAX_PART_CHARS = 80          # longest subject/predicate/object string the model may write
+MAX_QUALIFIERS = 2
+EXTRACT_MAX_TOKENS = 300
+MAX_DESCRIPTION_CHARS = 80   # candidate descriptions shown to the model
+MAX_PARAGRAPH_CHARS = 1200   # keep disambiguation prompts well inside n_ctx
+NO_MATCH = "NO MATCH"
+GROUNDED_TOKEN_SHARE = 0.6
+
+_STOPWORDS = frozenset(
+    "a an the of in on at to for by with and or is was are were be been from as "
+    "its it his her their this that which who whom s".split())
+
+
+@dataclass(frozen=True)
+class RawTriple:
+    """A claim as written in the text (surface forms, not yet linked to the KG)."""
+
+    subject: str
+    predicate: str
+    object: str
+    qualifiers: tuple[tuple[str, str], ...] = ()
+
+
+# ---------------------------------------------------------------- text helpers
+
+def normalise(text: str) -> str:
+    """Casefolded words separated by single spaces; punctuation dropped."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return " ".join(re.sub(r"[\W_]+", " ", text).split())
+
+
+def _contains_phrase(haystack_normalised: str, needle_normalised: str) -> bool:
+    # Pad so that "art" does not match inside "start".
+    return f" {needle_normalised} " in f" {haystack_normalised} "
+
+
+def grounded(span: str, text: str) -> bool:
+    """True when `span` (or >= 60% of its content words) occurs in `text`."""
+    span_norm, text_norm = normalise(span), normalise(text)
+    if not span_norm:
+        return False
+    if _contains_phrase(text_norm, span_norm):
+        return True
+    content = [token for token in span_norm.split() if token not in _STOPWORDS]
+    if not content:
+        return False
+    text_tokens = set(text_norm.split())
+    return sum(token in text_tokens for token in content) / len(content) >= GROUNDED_TOKEN_SHARE
+
+
+def keeps_values(new_text: str, required_spans: Iterable[str]) -> bool:
+    """True when every required span still occurs (normalised) in `new_text`."""
+    new_norm = normalise(new_text)
+    if not new_norm:
+        return False
+    return all(_contains_phrase(new_norm, normalise(span)) for span in required_spans)
+
+
+# ---------------------------------------------------------------- extraction
+
+def _string_schema(max_length: int = MAX_PART_CHARS) -> dict:
+    return {"type": "string", "minLength": 1, "maxLength": max_length}
+
+
+def triples_schema(max_triples: int) -> dict:
+    """JSON schema for the extraction answer: a short array of capped triples."""
+    qualifier = {
+        "type": "object",
+        "properties": {"predicate": _string_schema(), "object": _string_schema()},
+        "required": ["predicate", "object"],
+        "additionalProperties": False,
+    }
+    triple = {
+        "type": "object",
+        "properties": {
+            "subject": _string_schema(),
+            "predicate": _string_schema(),
+            "object": _string_schema(),
+            "qualifiers": {"type": "array", "items": qualifier, "maxItems": MAX_QUALIFIERS},
+        },
+        "required": ["subject", "predicate", "object"],
+        "additionalProperties": False,
+    }
+    return {"type": "array", "items": triple, "minItems": 1, "maxItems": max_triples}
+
+
+_EXAMPLES = (
+    ("Marie Curie was born in Warsaw in 1867. She won the Nobel Prize in Physics in 1903.",
+     [{"subject": "Marie Curie", "predicate": "place of birth", "object": "Warsaw"},
+      {"subject": "Marie Curie", "predicate": "date of birth", "object": "1867"},
+      {"subject": "Marie Curie", "predicate": "award received", "object": "Nobel Prize in Physics",
+       "qualifiers": [{"predicate": "point in time", "object": "1903"}]}]),
+    ("The Hobbit is a novel by J. R. R. Tolkien, published in 1937 by Allen & Unwin.",
+     [{"subject": "The Hobbit", "predicate": "instance of", "object": "novel"},
+      {"subject": "The Hobbit", "predicate": "author", "object": "J. R. R. Tolkien"},
+      {"subject": "The Hobbit", "predicate": "publisher", "object": "Allen & Unwin"},
+      {"subject": "The Hobbit", "predicate": "publication date", "object": "1937"}]),
+)
+
+
+def _render_examples() -> str:
+    return "\n\n".join(
+        f"Text: {text}\nJSON: {json.dumps(triples, separators=(',', ':'), ensure_ascii=False)}"
+        for text, triples in _EXAMPLES)
+
+
+EXTRACT_SYSTEM_PROMPT = (
+    "You extract Wikidata-style facts from text as a JSON array of triples "
+    "(subject, predicate, object, optional qualifiers such as a date or place).\n"
+    "Copy names, dates and numbers exactly as written in the text. "
+    "Use the person's or thing's name instead of a pronoun like he, she or it. "
+    "One fact per triple. Output only JSON.\n\n"
+    + _render_examples())
+
+
+def _clean(value: object) -> str:
+    return " ".join(value.split()) if isinstance(value, str) else ""
+
+
+def _to_triple(item: object) -> RawTriple | None:
+    if not isinstance(item, dict):
+        return None
+    subject, predicate, obj = (_clean(item.get(key)) for key in ("subject", "predicate", "object"))
+    if not (subject and predicate and obj) or normalise(subject) == normalise(obj):
+        return None
+    qualifiers = []
+    for qualifier in item.get("qualifiers") or ():
+        if isinstance(qualifier, dict):
+            q_predicate, q_object = _clean(qualifier.get("predicate")), _clean(qualifier.get("object"))
+            if q_predicate and q_object:
+                qualifiers.append((q_predicate, q_object))
+    return RawTriple(subject, predicate, obj, tuple(qualifiers[:MAX_QUALIFIERS]))
+
+
+def _triple_key(triple: RawTriple) -> tuple:
+    return (normalise(triple.subject), normalise(triple.predicate), normalise(triple.object),
+            tuple((normalise(p), normalise(o)) for p, o in triple.qualifiers))
+
+
+def _salvage_objects(raw: str) -> list:
+    """The complete top-level objects of a JSON array cut off by max_tokens."""
+    decoder, objects, position = json.JSONDecoder(), [], raw.find("{")
+    while position != -1:
+        try:
+            value, end = decoder.raw_decode(raw, position)
+        except json.JSONDecodeError:
+            break  # the first incomplete object ends the usable part
+        objects.append(value)
+        position = raw.find("{", end)
+    return objects
+
+
+def filter_triples(items: Iterable[object], max_triples: int) -> list[RawTriple]:
+    """Drop malformed, empty, self-referencing and duplicate triples; keep order."""
+    kept, seen = [], set()
+    for item in items:
+        triple = _to_triple(item)
+        if triple is None or _triple_key(triple) in seen:
+            continue
+        seen.add(_triple_key(triple))
+        kept.append(triple)
+    return kept[:max_triples]
+
+
+def extract_triples(llm: LLM, text: str, max_triples: int = 8, context: str = "",
+                    max_tokens: int = EXTRACT_MAX_TOKENS) -> list[RawTriple]:
+    """Claims in `text` as surface-form triples.
+
+    `context` (e.g. the previous sentence) is shown only so that pronouns in
+    `text` can be resolved to names. Grounding and KG linking are the caller's job.
+    """
+    if not text.strip():
+        return []
+    user = f"Context: {context.strip()}\nText: {text.strip()}" if context.strip() else f"Text: {text.strip()}"
+    try:
+        answer = llm.complete_json(EXTRACT_SYSTEM_PROMPT, user + "\nJSON:",
+                                   triples_schema(max_triples), max_tokens)
+    except LLMError as error:
+        if not error.raw:
+            raise
+        answer = _salvage_objects(error.raw)  # answer cut off by max_tokens: keep whole triples
+    if isinstance(answer, dict):  # tolerate {"triples": [...]}-style answers from other backends
+        answer = next((value for value in answer.values() if isinstance(value, list)), [])
+    return filter_triples(answer if isinstance(answer, list) else [], max_triples)
+
+
+def extract_triples_per_sentence(llm: LLM, sentences: Sequence[str], max_triples: int = 4,
+                                 with_previous_sentence: bool = False) -> list[list[RawTriple]]:
+    """One extraction per sentence (small models do better on short inputs).
+
+    With `with_previous_sentence`, the previous sentence is passed as context for pronouns.
+    """
+    results = []
+    for index, sentence in enumerate(sentences):
+        context = sentences[index - 1] if with_previous_sentence and index > 0 else ""
+        results.append(extract_triples(llm, sentence, max_triples=max_triples, context=context))
+    return results
+
+
+# ---------------------------------------------------------------- disambiguation
+
+CHOOSE_SYSTEM_PROMPT = "You link a mention in a paragraph to the knowledge graph item it refers to."
+
+
+def choose_candidate(llm: LLM, paragraph: str, mention: str,
+                     candidates: list[tuple[str, str, str]]) -> str | None:
+    """The id of the candidate (id, label, description) that `mention` refers to, or None."""
+    if not candidates:
+        return None
+    ids = list(dict.fromkeys(candidate_id for candidate_id, _, _ in candidates))
+    listing = "\n".join(f"{candidate_id}: {label} ({description[:MAX_DESCRIPTION_CHARS]})"
+                        if description else f"{candidate_id}: {label}"
+                        for candidate_id, label, description in candidates)
+    user = (f"{listing}\n"
+            f'Which of the above list items is "{mention}" in the paragraph below? '
+            f"Answer with its id only. If there is no good match in the list, answer {NO_MATCH}.\n"
+            f"Paragraph:\n{paragraph[:MAX_PARAGRAPH_CHARS]}")
+    schema = {"type": "string", "enum": ids + [NO_MATCH]}
+    answer = llm.complete_json(CHOOSE_SYSTEM_PROMPT, user, schema, max_tokens=16)
+    if answer == NO_MATCH:
+        return None
+    if answer not in ids:
+        raise LLMError(f"model answered {answer!r}, not one of the candidate ids")
+    return answer
+
+
+# ---------------------------------------------------------------- smoothing
+
+SMOOTH_SYSTEM_PROMPT = (
+    "Fix only the grammar of the text (agreement, articles, punctuation). "
+    "Keep every name, number and date exactly as written. Do not add or remove facts. "
+    "Answer with the corrected text as a JSON string.")
+
+
+def smooth_text(llm: LLM, text: str, max_tokens: int = 256) -> str:
+    """The model's grammar-fixed rewording of `text` (callers must check it with keeps_values)."""
+    schema = _string_schema(max_length=2 * len(text) + 20)
+    answer = llm.complete_json(SMOOTH_SYSTEM_PROMPT, f"Text: {text}", schema, max_tokens)
+    if not isinstance(answer, str) or not answer.strip():
+        raise LLMError("model returned no text")
+    return " ".join(answer.split())
+
+
+def smooth_text_safely(llm: LLM, text: str, required_spans: Iterable[str],
+                       max_tokens: int = 256) -> str:
+    """`smooth_text` when its output keeps every required span, else `text` unchanged."""
+    try:
+        smoothed = smooth_text(llm, text, max_tokens)
+    except LLMError:
+        return text
+    return smoothed if keeps_values(smoothed, required_spans) else text
