@@ -1,0 +1,276 @@
+"""`kgcheck`: a thin click layer over ingest/, index/ and verifier/.
+
+Conventions: `--index DIR` (default $KGCHECK_INDEX, else ./data/index); `--json` puts
+machine-readable output on stdout, messages go to stderr; exit 0 done, 1 domain error
+(one line, no traceback), 2 usage error.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+
+import click
+
+DEFAULT_INDEX = os.path.join("data", "index")
+
+
+def default_index() -> str:
+    return os.environ.get("KGCHECK_INDEX") or DEFAULT_INDEX
+
+
+def domain_errors() -> tuple[type[Exception], ...]:
+    """Every error a user can cause; imported lazily so `kgcheck --help` stays fast."""
+    from ingest.dump import DumpError
+    from ingest.pipeline import IngestError
+
+    errors: list[type[Exception]] = [DumpError, IngestError, FileNotFoundError, PermissionError]
+    try:
+        from index.store import IndexError_
+
+        errors.append(IndexError_)
+    except ImportError:
+        pass
+    try:
+        from verifier.errors import VerifierError
+
+        errors.append(VerifierError)
+    except ImportError:
+        pass
+    try:
+        from verifier.llm import LLMError
+
+        errors.append(LLMError)
+    except ImportError:
+        pass
+    return tuple(errors)
+
+
+def handle_errors(fn):
+    """Map domain errors to a one-line message and exit code 1; Ctrl-C to 130."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except KeyboardInterrupt:
+            click.echo("kgcheck: interrupted; nothing was published", err=True)
+            sys.exit(130)
+        except domain_errors() as exc:
+            click.echo(f"kgcheck: error: {exc}", err=True)
+            sys.exit(1)
+
+    return wrapper
+
+
+def index_option(fn):
+    return click.option(
+        "--index", "index_dir", default=default_index, show_default="$KGCHECK_INDEX or ./data/index",
+        type=click.Path(file_okay=False), help="Index directory.",
+    )(fn)
+
+
+def json_option(fn):
+    return click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON on stdout.")(fn)
+
+
+def emit_json(data) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="kgcheck")
+def main() -> None:
+    """Air-gapped fact checking against a local Wikidata index."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")  # no weight-loading bars on stderr
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+
+
+def _ingest_options(fn):
+    fn = click.option("--workers", type=click.IntRange(0, 256), default=0, help="Worker processes (0: all cores).")(fn)
+    fn = click.option("--limit", type=click.IntRange(1), default=None, help="Stop after N entities (smoke runs).")(fn)
+    fn = click.option("--languages", default="en", show_default=True,
+                      help="Comma-separated label languages; 'mul' is always the fallback.")(fn)
+    fn = click.option("--quiet", is_flag=True, help="No progress bar.")(fn)
+    fn = click.option("--keep-previous", is_flag=True, help="Keep the replaced build as DIR.previous.")(fn)
+    return fn
+
+
+def _ingest_opts(workers, limit, languages, quiet, keep_previous):
+    from ingest.pipeline import IngestOptions
+
+    langs = tuple(dict.fromkeys(x.strip() for x in languages.split(",") if x.strip() and x.strip() != "mul"))
+    if not langs:
+        raise click.BadParameter("give at least one language", param_hint="--languages")
+    return IngestOptions(workers=workers, limit=limit, languages=langs, quiet=quiet, keep_previous=keep_previous)
+
+
+def print_ingest_summary(manifest: dict, out: str) -> None:
+    counts = manifest["counts"]
+    click.echo(f"ingested {manifest['source']['path']} -> {out} in {manifest['wall_seconds']:.1f} s", err=True)
+    for name, n in counts.items():
+        click.echo(f"  {name:<11} {n:>12,}", err=True)
+    skipped = sum(manifest["skipped_entities"].values())
+    bad = manifest["bad_lines"]["total"]
+    if skipped:
+        click.echo(f"  skipped     {skipped:>12,}  {manifest['skipped_entities']}", err=True)
+    if bad:
+        click.echo(f"  bad lines   {bad:>12,}  (see {os.path.join(out, 'errors.jsonl')})", err=True)
+
+
+@main.command()
+@click.argument("dump")
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Index directory to build.")
+@_ingest_options
+@json_option
+@handle_errors
+def ingest(dump, out, workers, limit, languages, quiet, keep_previous, as_json):
+    """Stream a Wikidata JSON dump (.json, .json.gz, .json.bz2 or - for stdin) into tables."""
+    from ingest.pipeline import ingest as run_ingest
+
+    manifest = run_ingest(dump, out, _ingest_opts(workers, limit, languages, quiet, keep_previous))
+    if as_json:
+        emit_json(manifest)
+    else:
+        print_ingest_summary(manifest, out)
+
+
+
+def _open_kg(index_dir: str):
+    from index.store import KG
+
+    return KG.open(index_dir)
+
+
+@main.command("index")
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--index-type", type=click.Choice(["flat", "ivfpq", "hnsw"]), default=None,
+              help="FAISS index type (default: flat up to 1M vectors, else ivfpq).")
+@click.option("--reuse", multiple=True, type=click.Path(file_okay=False),
+              help="Another index whose embedding cache to reuse (DIR and DIR.previous are always tried).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@json_option
+@handle_errors
+def index_cmd(directory, index_type, reuse, quiet, as_json):
+    """Embed labels and aliases into FAISS and build the lookup tables of an ingested DIRECTORY."""
+    from index.build import build_index
+
+    manifest = build_index(directory, index_type=index_type, reuse=list(reuse), quiet=quiet)
+    _print_index_summary(manifest, as_json)
+
+
+def _print_index_summary(manifest: dict, as_json: bool) -> None:
+    if as_json:
+        emit_json(manifest)
+        return
+    info = manifest["index"]
+    click.echo(f"indexed with {info['model']} ({info['faiss_index_type']}) in {info['wall_seconds']:.1f} s", err=True)
+    for name, n in info["counts"].items():
+        click.echo(f"  {name:<21} {n:>12,}", err=True)
+    emb = info["embeddings"]
+    click.echo(f"  embeddings: {emb['encoded']:,} encoded, {emb['reused']:,} reused from the cache", err=True)
+
+
+@main.command()
+@click.argument("dump")
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Index directory to build.")
+@_ingest_options
+@click.option("--index-type", type=click.Choice(["flat", "ivfpq", "hnsw"]), default=None)
+@json_option
+@handle_errors
+def build(dump, out, workers, limit, languages, quiet, keep_previous, index_type, as_json):
+    """Ingest DUMP and index it: the whole index directory in one step, published only when complete."""
+    from index.build import build_index
+    from ingest.pipeline import ingest as run_ingest
+    from ingest.writer import publish
+
+    out = os.path.abspath(out)
+    staging = f"{out}.new-{os.getpid()}"
+    try:
+        run_ingest(dump, staging, _ingest_opts(workers, limit, languages, quiet, False))
+        manifest = build_index(staging, index_type=index_type, reuse=[out], quiet=quiet)
+        publish(staging, out, keep_previous)
+    finally:
+        import shutil
+
+        shutil.rmtree(staging, ignore_errors=True)
+    if as_json:
+        emit_json(manifest)
+    else:
+        print_ingest_summary(manifest, out)
+        _print_index_summary(manifest, False)
+
+
+@main.command()
+@click.argument("text")
+@index_option
+@click.option("-k", "k", default=5, show_default=True, type=click.IntRange(1, 100))
+@click.option("--properties", is_flag=True, help="Search properties instead of entities.")
+@json_option
+@handle_errors
+def lookup(text, index_dir, k, properties, as_json):
+    """Ranked entity (or property) candidates for TEXT."""
+    if not text.strip():
+        raise click.UsageError("give a non-empty text to look up")
+    with _open_kg(index_dir) as kg:
+        found = kg.search_properties(text, k) if properties else kg.search_entities(text, k)
+    if as_json:
+        from dataclasses import asdict
+
+        emit_json([asdict(c) for c in found])
+        return
+    if not found:
+        click.echo(f"no match for {text!r}", err=True)
+        return
+    for c in found:
+        desc = f" - {c.description}" if c.description else ""
+        click.echo(f"{c.score:6.3f}  {c.id:<12} {c.label or '(no label)'}{desc}  [{c.matched_by}: {c.matched_text}]")
+
+
+@main.command()
+@click.argument("entity_id")
+@index_option
+@click.option("--property", "prop", default=None, help="Only statements of this property.")
+@click.option("--about", is_flag=True, help="Also list statements whose value is this entity.")
+@json_option
+@handle_errors
+def show(entity_id, index_dir, prop, about, as_json):
+    """An entity's statements with qualifiers and references, labels resolved."""
+    from index.render import statement_dict, statement_entity_ids, statement_lines
+    from verifier.errors import VerifierError
+
+    entity_id = entity_id.strip().upper()
+    with _open_kg(index_dir) as kg:
+        entity = kg.entity(entity_id)
+        statements = kg.statements(entity_id, prop)
+        incoming = kg.statements_about(entity_id) if about else []
+        if entity is None and not statements and not incoming:
+            raise VerifierError(f"unknown id {entity_id}: not in this index")
+        labels = kg.labels(statement_entity_ids(statements + incoming) | {s.subject for s in incoming})
+    if as_json:
+        emit_json({"id": entity_id, "label": entity.label if entity else None,
+                   "description": entity.description if entity else None,
+                   "aliases": list(entity.aliases) if entity else [],
+                   "statements": [statement_dict(s, labels) for s in statements],
+                   "statements_about": [statement_dict(s, labels) for s in incoming]})
+        return
+    title = f"{entity.label or '(no label)'} ({entity_id})" if entity else f"{entity_id} (no entity record)"
+    click.echo(title)
+    if entity and entity.description:
+        click.echo(f"  {entity.description}")
+    if entity and entity.aliases:
+        click.echo(f"  also known as: {', '.join(entity.aliases)}")
+    for st in sorted(statements, key=lambda s: (labels.get(s.property, s.property).lower(), s.statement_id)):
+        for line in statement_lines(st, labels):
+            click.echo("  " + line)
+    if incoming:
+        click.echo("statements about it:")
+        for st in incoming:
+            click.echo(f"  {labels.get(st.subject, st.subject)} ({st.subject}) "
+                       f"{labels.get(st.property, st.property)} ({st.property})")
+
+if __name__ == "__main__":
+    main()

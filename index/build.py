@@ -1,0 +1,172 @@
+"""`kgcheck index DIR`: label index, object lookup table and FAISS vectors over an ingested directory."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import time
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ingest import __version__
+from ingest.writer import DB_FILE, MANIFEST
+
+from .store import INDEX_SCHEMA_VERSION, IndexError_, read_manifest
+from .text import normalise
+from .vectors import CACHE_FILE, EmbeddingCache, EncodeStats, build_faiss, choose_index_type, save_faiss
+
+VECTORS_DIR = "vectors"
+ENCODE_BLOCK = 8192  # texts per encode call: large enough for full batches, small enough for a live progress bar
+
+
+def _entity_texts(con) -> list[str]:
+    rows = con.execute(
+        "SELECT DISTINCT l.text FROM labels l JOIN entities e ON e.id = l.id WHERE e.type = 'item' ORDER BY 1"
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def _property_rows(con) -> list[tuple[str, str, str]]:
+    """(pid, text, kind) for property labels, aliases and 'label: description' strings."""
+    rows = con.execute(
+        "SELECT l.id, l.text, l.kind FROM labels l JOIN entities e ON e.id = l.id WHERE e.type = 'property' "
+        "UNION ALL SELECT id, label || ': ' || description, 'description' FROM entities "
+        "WHERE type = 'property' AND label IS NOT NULL AND description IS NOT NULL ORDER BY 1, 2"
+    ).fetchall()
+    return [tuple(r) for r in rows]
+
+
+def _build_label_index(con) -> int:
+    """label_index(norm, id, text, kind, language, type, sitelinks, statement_count), sorted by norm."""
+    table = con.sql(
+        "SELECT l.id, l.text, l.kind, l.language, e.type, e.sitelinks, e.statement_count "
+        "FROM labels l JOIN entities e ON e.id = l.id"
+    ).to_arrow_table()
+    norms = pa.array([normalise(t) for t in table.column("text").to_pylist()], pa.string())
+    table = table.append_column("norm", norms)
+    con.register("label_rows", table)
+    con.execute("DROP TABLE IF EXISTS label_index")
+    con.execute(
+        "CREATE TABLE label_index AS SELECT DISTINCT norm, id, text, kind, language, type, sitelinks, "
+        "statement_count FROM label_rows WHERE norm <> '' ORDER BY norm, id"
+    )
+    con.unregister("label_rows")
+    return con.execute("SELECT count(*) FROM label_index").fetchone()[0]
+
+
+def _build_object_table(con) -> int:
+    con.execute("DROP TABLE IF EXISTS statements_by_object")
+    con.execute(
+        "CREATE TABLE statements_by_object AS SELECT entity_id, subject, statement_id, property FROM statements "
+        "WHERE entity_id IS NOT NULL ORDER BY entity_id"
+    )
+    return con.execute("SELECT count(*) FROM statements_by_object").fetchone()[0]
+
+
+def encode_with_cache(texts: list[str], embedder, cache: EmbeddingCache, quiet: bool) -> tuple[np.ndarray, EncodeStats]:
+    started = time.monotonic()
+    found, missing = cache.lookup(texts)
+    bar = None
+    if not quiet and sys.stderr.isatty() and missing:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(missing), unit=" labels", desc="embed", file=sys.stderr)
+    for start in range(0, len(missing), ENCODE_BLOCK):
+        block = missing[start:start + ENCODE_BLOCK]
+        block_texts = [texts[i] for i in block]
+        vectors = embedder.encode(block_texts)
+        cache.add(block_texts, vectors)
+        for i, vec in zip(block, vectors):
+            found[i] = vec
+        if bar is not None:
+            bar.update(len(block))
+    if bar is not None:
+        bar.close()
+    matrix = np.asarray(found, dtype=np.float32).reshape(len(texts), embedder.dim) if texts else \
+        np.zeros((0, embedder.dim), np.float32)
+    # float16 round trips are not exactly unit length: renormalise so scores stay cosines.
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    matrix /= np.where(norms == 0, 1, norms)
+    stats = EncodeStats(len(texts), len(texts) - len(missing), len(missing), time.monotonic() - started)
+    return matrix, stats
+
+
+def build_index(directory: str, embedder=None, index_type: str | None = None, reuse: list[str] | None = None,
+                quiet: bool = False) -> dict:
+    """Add the search layer to an ingested directory; returns the updated manifest."""
+    started = time.time()
+    directory = os.path.abspath(directory)
+    manifest = read_manifest(directory)
+    if embedder is None:
+        from .embed import get_embedder
+
+        embedder = get_embedder()
+    cache = EmbeddingCache()
+    for source in [directory] + [os.path.abspath(r) for r in (reuse or [])] + [directory + ".previous"]:
+        cache.load(os.path.join(source, VECTORS_DIR, CACHE_FILE), embedder.name)
+    vectors_tmp = os.path.join(directory, VECTORS_DIR + ".building")
+    shutil.rmtree(vectors_tmp, ignore_errors=True)
+    os.makedirs(vectors_tmp)
+    try:
+        con = duckdb.connect(os.path.join(directory, DB_FILE))
+        try:
+            n_labels = _build_label_index(con)
+            n_objects = _build_object_table(con)
+            entity_texts = _entity_texts(con)
+            prop_rows = _property_rows(con)
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        ent_vectors, ent_stats = encode_with_cache(entity_texts, embedder, cache, quiet)
+        prop_vectors, prop_stats = encode_with_cache([r[1] for r in prop_rows], embedder, cache, quiet)
+        chosen = choose_index_type(len(entity_texts), index_type)
+        save_faiss(build_faiss(ent_vectors, chosen), os.path.join(vectors_tmp, "entities.faiss"))
+        save_faiss(build_faiss(prop_vectors, "flat"), os.path.join(vectors_tmp, "properties.faiss"))
+        pq.write_table(pa.table({"text": entity_texts}), os.path.join(vectors_tmp, "entity_texts.parquet"))
+        pq.write_table(pa.table({"id": [r[0] for r in prop_rows], "text": [r[1] for r in prop_rows],
+                                 "kind": [r[2] for r in prop_rows]}),
+                       os.path.join(vectors_tmp, "property_texts.parquet"))
+        cache.save(os.path.join(vectors_tmp, CACHE_FILE), embedder.name,
+                   entity_texts + [r[1] for r in prop_rows])
+        final = os.path.join(directory, VECTORS_DIR)
+        shutil.rmtree(final, ignore_errors=True)
+        os.rename(vectors_tmp, final)
+    finally:
+        shutil.rmtree(vectors_tmp, ignore_errors=True)
+    encoded = ent_stats.encoded + prop_stats.encoded
+    manifest["index"] = {
+        "index_schema_version": INDEX_SCHEMA_VERSION,
+        "kgcheck_version": __version__,
+        "model": embedder.name,
+        "dimension": embedder.dim,
+        "faiss_index_type": chosen,
+        "property_index_type": "flat",
+        "counts": {"entity_vectors": len(entity_texts), "property_vectors": len(prop_rows),
+                   "label_index": n_labels, "statements_by_object": n_objects},
+        "embeddings": {"reused": ent_stats.reused + prop_stats.reused, "encoded": encoded,
+                       "encode_seconds": round(ent_stats.seconds + prop_stats.seconds, 3)},
+        "wall_seconds": round(time.time() - started, 3),
+        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    tmp = os.path.join(directory, MANIFEST + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(manifest, fh, indent=2)
+        fh.write("\n")
+    os.replace(tmp, os.path.join(directory, MANIFEST))
+    return manifest
+
+
+def check_index_compatible(manifest: dict, embedder_name: str | None) -> None:
+    info = manifest.get("index")
+    if info is None:
+        raise IndexError_("this directory has tables but no search index: run `kgcheck index DIR`")
+    if info.get("index_schema_version") != INDEX_SCHEMA_VERSION:
+        raise IndexError_(f"index schema {info.get('index_schema_version')} is not {INDEX_SCHEMA_VERSION}: "
+                          "run `kgcheck index DIR` again")
+    if embedder_name and info.get("model") != embedder_name:
+        raise IndexError_(f"index was built with model {info.get('model')!r}, not {embedder_name!r}: "
+                          "run `kgcheck index DIR` with the same model")

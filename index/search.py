@@ -1,0 +1,182 @@
+"""Entity and property search: exact and normalised label/alias matches, vectors, popularity prior.
+
+Scores are tiered so that a better kind of match always wins over a worse one,
+and the popularity prior only orders candidates within a tier:
+exact label 1.0 > exact alias 0.95 > normalised label 0.9 > normalised alias 0.86 > vector 0.8·cosine.
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+import threading
+from collections import defaultdict
+from functools import lru_cache
+
+import numpy as np
+import pyarrow.parquet as pq
+
+from .build import VECTORS_DIR, check_index_compatible
+from .model import Candidate
+from .text import normalise
+
+_ID = re.compile(r"^[QPL][1-9]\d*$")
+TIER = {("exact", "label"): 1.0, ("exact", "alias"): 0.95, ("normalised", "label"): 0.9,
+        ("normalised", "alias"): 0.86, ("exact", "description"): 0.8, ("normalised", "description"): 0.8}
+VECTOR_WEIGHT = 0.8
+PRIOR_CAP = 0.04
+
+
+def popularity(sitelinks: int | None, statement_count: int | None) -> float:
+    """A small bonus for well-known entities; capped below the gap between tiers."""
+    raw = 0.004 * math.log1p(sitelinks or 0) + 0.003 * math.log1p(statement_count or 0)
+    return min(PRIOR_CAP, raw)
+
+
+class Searcher:
+    def __init__(self, kg, embedder=None):
+        self.kg = kg
+        self._embedder = embedder
+        self._lock = threading.Lock()
+        self._entity_index = None
+        self._entity_texts: list[str] | None = None
+        self._props_loaded = False
+        vectors_dir = os.path.join(kg.directory, VECTORS_DIR)
+        self.vectors_dir = vectors_dir if os.path.isdir(vectors_dir) else None
+        if self.vectors_dir:
+            check_index_compatible(kg.manifest, embedder.name if embedder is not None else None)
+
+    # -- resources, loaded on first use -----------------------------------------------------------
+    @property
+    def embedder(self):
+        if self._embedder is None:
+            from .embed import get_embedder
+
+            self._embedder = get_embedder()
+            check_index_compatible(self.kg.manifest, self._embedder.name)
+        return self._embedder
+
+    def _load_entity_vectors(self) -> bool:
+        if self.vectors_dir is None:
+            return False
+        with self._lock:
+            if self._entity_index is None:
+                from .vectors import load_faiss
+
+                self._entity_index = load_faiss(os.path.join(self.vectors_dir, "entities.faiss"))
+                self._entity_texts = pq.read_table(
+                    os.path.join(self.vectors_dir, "entity_texts.parquet")).column("text").to_pylist()
+        return True
+
+    def _load_properties(self) -> None:
+        with self._lock:
+            if self._props_loaded:
+                return
+            rows = self.kg.sql(
+                "SELECT p.id, p.text, p.kind, e.label, e.description FROM labels p JOIN entities e ON e.id = p.id "
+                "WHERE e.type = 'property'")
+            self._prop_by_norm: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+            self._prop_info: dict[str, tuple[str, str]] = {}
+            for pid, text, kind, label, desc in rows:
+                self._prop_by_norm[normalise(text)].append((pid, text, kind))
+                self._prop_info[pid] = (label, desc)
+            for pid, label, desc in self.kg.sql(
+                    "SELECT id, label, description FROM entities WHERE type = 'property'"):
+                self._prop_info[pid] = (label, desc)
+            self._prop_index = None
+            if self.vectors_dir:
+                from .vectors import load_faiss
+
+                self._prop_index = load_faiss(os.path.join(self.vectors_dir, "properties.faiss"))
+                table = pq.read_table(os.path.join(self.vectors_dir, "property_texts.parquet"))
+                self._prop_rows = list(zip(table.column("id").to_pylist(), table.column("text").to_pylist(),
+                                           table.column("kind").to_pylist()))
+            self._props_loaded = True
+
+    @lru_cache(maxsize=50_000)
+    def _query_vector(self, text: str) -> np.ndarray:
+        return self.embedder.encode([text])[0]
+
+    # -- entities -------------------------------------------------------------------------------
+    def entities(self, text: str, k: int = 5, vectors: bool | None = None) -> list[Candidate]:
+        """Ranked candidates. `vectors`: None = only when label matching finds fewer than k."""
+        query = " ".join(text.split())
+        if not query:
+            return []
+        best: dict[str, tuple[float, str, str]] = {}
+        if _ID.match(query):
+            if self.kg.entity(query) is not None:
+                best[query] = (1.1, "id", query)
+        for eid, matched, kind, sitelinks, statements, score, how in self._lexical(query):
+            score += popularity(sitelinks, statements)
+            if eid not in best or score > best[eid][0]:
+                best[eid] = (score, how, matched)
+        use_vectors = vectors if vectors is not None else len(best) < k
+        if use_vectors and self._load_entity_vectors():
+            for eid, matched, sitelinks, statements, cos in self._vector_hits(query, k):
+                score = VECTOR_WEIGHT * cos + popularity(sitelinks, statements)
+                if eid not in best or score > best[eid][0]:
+                    best[eid] = (score, "vector", matched)
+        ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:k]
+        return self._with_descriptions(ranked)
+
+    def _lexical(self, query: str):
+        norm = normalise(query)
+        if not norm:
+            return []
+        rows = self.kg.sql(
+            "SELECT id, text, kind, sitelinks, statement_count FROM label_index WHERE norm = ? AND type = 'item'",
+            [norm])
+        out = []
+        for eid, matched, kind, sitelinks, statements in rows:
+            how = "exact" if matched == query else "normalised"
+            out.append((eid, matched, kind, sitelinks, statements, TIER[(how, kind)], how))
+        return out
+
+    def _vector_hits(self, query: str, k: int):
+        vec = self._query_vector(query)
+        scores, rows = self._entity_index.search(vec.reshape(1, -1), max(k * 2, 10))
+        hits = [(self._entity_texts[r], float(s)) for r, s in zip(rows[0], scores[0]) if r >= 0]
+        if not hits:
+            return []
+        cos_by_text = dict(hits)
+        matches = self.kg.sql(
+            "SELECT DISTINCT l.id, l.text, l.sitelinks, l.statement_count FROM label_index l "
+            "WHERE l.text IN (SELECT unnest(?)) AND l.type = 'item'", [list(cos_by_text)])
+        return [(eid, text, sl, sc, cos_by_text[text]) for eid, text, sl, sc in matches]
+
+    def _with_descriptions(self, ranked) -> list[Candidate]:
+        ids = [eid for eid, _ in ranked]
+        info = {r[0]: (r[1], r[2]) for r in self.kg.sql(
+            "SELECT id, label, description FROM entities WHERE id IN (SELECT unnest(?))", [ids])} if ids else {}
+        return [Candidate(eid, *info.get(eid, (None, None)), score=round(score, 4), matched_by=how,
+                          matched_text=matched)
+                for eid, (score, how, matched) in ranked]
+
+    # -- properties -----------------------------------------------------------------------------
+    def properties(self, text: str, k: int = 5, vectors: bool = True) -> list[Candidate]:
+        query = " ".join(text.split())
+        if not query:
+            return []
+        self._load_properties()
+        best: dict[str, tuple[float, str, str]] = {}
+        if _ID.match(query) and query.startswith("P") and query in self._prop_info:
+            best[query] = (1.1, "id", query)
+        for pid, matched, kind in self._prop_by_norm.get(normalise(query), ()):
+            how = "exact" if matched == query else "normalised"
+            score = TIER[(how, kind)]
+            if pid not in best or score > best[pid][0]:
+                best[pid] = (score, how, matched)
+        if vectors and self._prop_index is not None:
+            vec = self._query_vector(query)
+            scores, rows = self._prop_index.search(vec.reshape(1, -1), max(k * 4, 20))
+            for r, cos in zip(rows[0], scores[0]):
+                if r < 0:
+                    continue
+                pid, matched, _kind = self._prop_rows[r]
+                score = VECTOR_WEIGHT * float(cos)
+                if pid not in best or score > best[pid][0]:
+                    best[pid] = (score, "vector", matched)
+        ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:k]
+        return [Candidate(pid, *self._prop_info.get(pid, (None, None)), score=round(score, 4), matched_by=how,
+                          matched_text=matched) for pid, (score, how, matched) in ranked]

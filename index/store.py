@@ -1,0 +1,206 @@
+"""`KG.open(dir)`: read access to an index directory — entities, statements, search."""
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections import defaultdict
+from typing import Iterable
+
+import duckdb
+
+from ingest.values import VALUE_COLUMNS
+from ingest.writer import DB_FILE, MANIFEST, SCHEMA_VERSION
+
+from .model import NOVALUE, SOMEVALUE, Candidate, Entity, Reference, Snak, Statement, Value
+
+INDEX_SCHEMA_VERSION = 1
+
+
+class IndexError_(Exception):
+    """The index directory is missing, incomplete, or from another schema or model."""
+
+
+_VALUE_COLS = ", ".join(f'"{c}"' for c, _ in VALUE_COLUMNS)
+_STATEMENT_COLS = f"statement_id, subject, property, rank, {_VALUE_COLS}"
+_QUALIFIER_COLS = f"statement_id, qualifier_order, property, {_VALUE_COLS}"
+_REFERENCE_COLS = f"statement_id, reference_hash, reference_order, snak_order, property, {_VALUE_COLS}"
+
+
+def row_value(row: tuple, start: int) -> Value:
+    """VALUE_COLUMNS starting at row[start] -> Value."""
+    (snaktype, vtype, _datatype, entity_id, string, language, time, precision, calendar, _tz, _before, _after,
+     amount, unit, lower, upper, lat, lon, coord_precision, globe, text) = row[start:start + len(VALUE_COLUMNS)]
+    if snaktype != "value":
+        return Value(kind=SOMEVALUE if snaktype == "somevalue" else NOVALUE, text=text or snaktype)
+    return Value(kind=vtype, text=text or "", entity_id=entity_id, string=string, language=language, time=time,
+                 precision=precision, calendar=calendar, amount=amount, unit=unit, lower=lower, upper=upper,
+                 latitude=lat, longitude=lon, coord_precision=coord_precision, globe=globe)
+
+
+def read_manifest(directory: str) -> dict:
+    path = os.path.join(directory, MANIFEST)
+    if not os.path.isfile(path):
+        raise IndexError_(f"{directory} is not a kgcheck index (no {MANIFEST}); build one with `kgcheck build`")
+    with open(path, encoding="utf-8") as fh:
+        manifest = json.load(fh)
+    if manifest.get("schema_version") != SCHEMA_VERSION:
+        raise IndexError_(
+            f"{directory} was built with table schema {manifest.get('schema_version')}, this kgcheck reads "
+            f"schema {SCHEMA_VERSION}: rebuild it with `kgcheck build`"
+        )
+    return manifest
+
+
+class KG:
+    """An opened index directory. Thread-safe: each thread gets its own DuckDB cursor."""
+
+    def __init__(self, directory: str, manifest: dict, con: duckdb.DuckDBPyConnection, embedder=None):
+        self.directory = directory
+        self.manifest = manifest
+        self._con = con
+        self._local = threading.local()
+        self._embedder = embedder
+        self._search = None
+        self._search_lock = threading.Lock()
+
+    @classmethod
+    def open(cls, directory: str, embedder=None) -> "KG":
+        directory = os.path.abspath(directory)
+        if not os.path.isdir(directory):
+            raise IndexError_(f"no index at {directory}; build one with `kgcheck build DUMP --out {directory}`")
+        manifest = read_manifest(directory)
+        db = os.path.join(directory, DB_FILE)
+        if not os.path.isfile(db):
+            raise IndexError_(f"{directory} has no {DB_FILE}: the build is incomplete")
+        try:
+            con = duckdb.connect(db, read_only=True)
+        except duckdb.Error as exc:
+            raise IndexError_(f"cannot open {db}: {exc}") from exc
+        return cls(directory, manifest, con, embedder)
+
+    def close(self) -> None:
+        self._con.close()
+
+    def __enter__(self) -> "KG":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- plumbing -------------------------------------------------------------------------------
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        cur = getattr(self._local, "cursor", None)
+        if cur is None:
+            cur = self._con.cursor()
+            self._local.cursor = cur
+        return cur
+
+    def sql(self, query: str, params: Iterable | None = None) -> list[tuple]:
+        return self.cursor().execute(query, params or []).fetchall()
+
+    @property
+    def indexed(self) -> bool:
+        return "index" in self.manifest
+
+    def has_table(self, name: str) -> bool:
+        return bool(self.sql("SELECT 1 FROM duckdb_tables() WHERE table_name = ?", [name]))
+
+    # -- entities -------------------------------------------------------------------------------
+    def entity(self, eid: str) -> Entity | None:
+        rows = self.sql(
+            "SELECT id, type, label, description, datatype, sitelinks, statement_count, modified "
+            "FROM entities WHERE id = ?", [eid])
+        if not rows:
+            return None
+        aliases = tuple(r[0] for r in self.sql(
+            "SELECT text FROM labels WHERE id = ? AND kind = 'alias' ORDER BY language, text", [eid]))
+        return Entity(*rows[0], aliases=aliases)
+
+    def labels(self, ids: Iterable[str]) -> dict[str, str]:
+        """id -> label for the ids that have one; dangling ids are simply absent."""
+        wanted = sorted({i for i in ids if i})
+        if not wanted:
+            return {}
+        rows = self.sql("SELECT id, label FROM entities WHERE id IN (SELECT unnest(?)) AND label IS NOT NULL",
+                        [wanted])
+        return dict(rows)
+
+    def label(self, eid: str) -> str:
+        return self.labels([eid]).get(eid, eid)
+
+    # -- statements -----------------------------------------------------------------------------
+    def statements(self, subject: str, property: str | None = None, details: bool = True) -> list[Statement]:
+        where, params = "subject = ?", [subject]
+        if property:
+            where += " AND property = ?"
+            params.append(property)
+        rows = self.sql(f"SELECT {_STATEMENT_COLS} FROM statements WHERE {where}", params)
+        return self._assemble(rows, [subject], details)
+
+    def statements_for(self, subjects: Iterable[str], details: bool = False) -> dict[str, list[Statement]]:
+        """Bulk: every statement of many subjects in one query."""
+        wanted = sorted(set(subjects))
+        out: dict[str, list[Statement]] = defaultdict(list)
+        if not wanted:
+            return out
+        rows = self.sql(f"SELECT {_STATEMENT_COLS} FROM statements WHERE subject IN (SELECT unnest(?))", [wanted])
+        for st in self._assemble(rows, wanted, details):
+            out[st.subject].append(st)
+        return out
+
+    def statements_about(self, object_id: str, details: bool = True) -> list[Statement]:
+        """Statements whose value is the entity `object_id` (needs `kgcheck index`)."""
+        if not self.has_table("statements_by_object"):
+            rows = self.sql(f"SELECT {_STATEMENT_COLS} FROM statements WHERE entity_id = ?", [object_id])
+            return self._assemble(rows, sorted({r[1] for r in rows}), details)
+        keys = self.sql("SELECT subject, statement_id FROM statements_by_object WHERE entity_id = ?", [object_id])
+        if not keys:
+            return []
+        subjects = sorted({k[0] for k in keys})
+        ids = [k[1] for k in keys]
+        rows = self.sql(
+            f"SELECT {_STATEMENT_COLS} FROM statements WHERE subject IN (SELECT unnest(?)) "
+            "AND statement_id IN (SELECT unnest(?))", [subjects, ids])
+        return self._assemble(rows, subjects, details)
+
+    def _assemble(self, rows: list[tuple], subjects: list[str], details: bool) -> list[Statement]:
+        if not rows:
+            return []
+        qualifiers: dict[str, list[Snak]] = defaultdict(list)
+        references: dict[str, dict[str, list[Snak]]] = defaultdict(dict)
+        ids = [r[0] for r in rows]
+        # Qualifiers are always loaded: verdicts need point in time, start and end times.
+        for q in self.sql(
+            f"SELECT {_QUALIFIER_COLS} FROM qualifiers WHERE subject IN (SELECT unnest(?)) "
+            "AND statement_id IN (SELECT unnest(?)) ORDER BY statement_id, qualifier_order", [subjects, ids]
+        ):
+            qualifiers[q[0]].append(Snak(q[2], row_value(q, 3)))
+        if details:
+            for r in self.sql(
+                f"SELECT {_REFERENCE_COLS} FROM \"references\" WHERE subject IN (SELECT unnest(?)) "
+                "AND statement_id IN (SELECT unnest(?)) ORDER BY statement_id, reference_order, snak_order",
+                [subjects, ids],
+            ):
+                references[r[0]].setdefault(r[1], []).append(Snak(r[4], row_value(r, 5)))
+        out = []
+        for r in rows:
+            sid = r[0]
+            refs = tuple(Reference(h, tuple(snaks)) for h, snaks in references.get(sid, {}).items())
+            out.append(Statement(sid, r[1], r[2], r[3], row_value(r, 4), tuple(qualifiers.get(sid, ())), refs))
+        return out
+
+    # -- search ---------------------------------------------------------------------------------
+    def searcher(self):
+        with self._search_lock:
+            if self._search is None:
+                from .search import Searcher
+
+                self._search = Searcher(self, self._embedder)
+            return self._search
+
+    def search_entities(self, text: str, k: int = 5) -> list[Candidate]:
+        return self.searcher().entities(text, k)
+
+    def search_properties(self, text: str, k: int = 5) -> list[Candidate]:
+        return self.searcher().properties(text, k)
