@@ -2,13 +2,15 @@
 
 Every embedder returns float32 rows, L2-normalised, so cosine similarity is a dot product.
 
-Speed of `MiniLMEmbedder.encode` (2-core CPU, 20,000 real English labels of
-wikidata-wd50k.json.bz2, mean 14.6 characters, batch_size 256; see the module's
-`__main__` benchmark, `python -m index.embed LABELS.json`):
-  batches in input order (no sort)          ~1,100 labels/s
-  batches sorted by token count (this code) ~3,400 labels/s
-Sorting matters because a batch is padded to its longest text: one 40-token label
-in a batch of 6-token labels makes the whole batch cost 40 tokens a row.
+Speed of `MiniLMEmbedder.encode`: 20,000 real English labels of wikidata-wd50k.json.bz2
+(5.1 tokens on average, at most 22), batch_size 256, 2-core CPU shared with two other
+busy processes (load ~5), `python -m index.embed LABELS.json` (variants interleaved):
+  batches in input order       79 labels/s  (153.7 s CPU; 2.66 tokens computed per real token)
+  batches sorted by token count 136 labels/s ( 92.2 s CPU; 1.02 tokens per real token)
+A batch is padded to its longest text, so one 22-token label among 4-token ones makes the
+whole batch cost 22 tokens a row; sorting removes that. (Earlier 3,000-label runs at one
+torch thread: 179 vs 373 labels/s.) The forward pass is ~all of the time; tokenizing
+twice (once to sort) costs under 0.1 s per 3,000 labels.
 """
 from __future__ import annotations
 
@@ -132,8 +134,12 @@ class FakeEmbedder(Embedder):
         return _normalise_rows(np.stack([self._trigram_counts(t) for t in texts]))
 
 
-def _benchmark(labels_path: str, limit: int = 20_000) -> None:
-    """Print labels/s with and without the length sort on a JSON list of strings."""
+def _benchmark(labels_path: str, limit: int = 20_000, rounds: int = 4) -> None:
+    """Print labels/s with and without the length sort on a JSON list of strings.
+
+    The two variants alternate slice by slice, so load from other processes on the
+    machine hits both alike.
+    """
     import json
     import time
 
@@ -141,12 +147,19 @@ def _benchmark(labels_path: str, limit: int = 20_000) -> None:
         labels = json.load(f)[:limit]
     embedder = get_embedder()
     embedder.encode(labels[:512])  # warm-up: first batches pay one-off allocation costs
-    for title, run in (("input order", embedder._encode_in_given_order),
-                       ("sorted by tokens", embedder.encode)):
-        started = time.perf_counter()
-        run(labels)
-        elapsed = time.perf_counter() - started
-        print(f"{title:>17}: {len(labels)} labels in {elapsed:.1f} s = {len(labels) / elapsed:,.0f} labels/s")
+    variants = {"input order": embedder._encode_in_given_order, "sorted by tokens": embedder.encode}
+    wall = dict.fromkeys(variants, 0.0)
+    cpu = dict.fromkeys(variants, 0.0)
+    size = -(-len(labels) // rounds)
+    for start in range(0, len(labels), size):
+        for title, run in variants.items():
+            wall_start, cpu_start = time.perf_counter(), time.process_time()
+            run(labels[start:start + size])
+            wall[title] += time.perf_counter() - wall_start
+            cpu[title] += time.process_time() - cpu_start
+    for title in variants:
+        print(f"{title:>17}: {len(labels)} labels in {wall[title]:.1f} s wall = "
+              f"{len(labels) / wall[title]:,.0f} labels/s ({cpu[title]:.1f} s CPU)")
 
 
 if __name__ == "__main__":

@@ -43,8 +43,7 @@ class Searcher:
         self._props_loaded = False
         vectors_dir = os.path.join(kg.directory, VECTORS_DIR)
         self.vectors_dir = vectors_dir if os.path.isdir(vectors_dir) else None
-        if self.vectors_dir:
-            check_index_compatible(kg.manifest, embedder.name if embedder is not None else None)
+        check_index_compatible(kg.manifest, embedder.name if embedder is not None else None)
 
     # -- resources, loaded on first use -----------------------------------------------------------
     @property
@@ -99,7 +98,7 @@ class Searcher:
 
     # -- entities -------------------------------------------------------------------------------
     def entities(self, text: str, k: int = 5, vectors: bool | None = None) -> list[Candidate]:
-        """Ranked candidates. `vectors`: None = only when label matching finds fewer than k."""
+        """Ranked candidates. `vectors`: None = only when no label or alias matches (keeps p50 low)."""
         query = " ".join(text.split())
         if not query:
             return []
@@ -107,11 +106,8 @@ class Searcher:
         if _ID.match(query):
             if self.kg.entity(query) is not None:
                 best[query] = (1.1, "id", query)
-        for eid, matched, kind, sitelinks, statements, score, how in self._lexical(query):
-            score += popularity(sitelinks, statements)
-            if eid not in best or score > best[eid][0]:
-                best[eid] = (score, how, matched)
-        use_vectors = vectors if vectors is not None else len(best) < k
+        self._merge_lexical(best, query, self._lexical_rows([normalise(query)]))
+        use_vectors = vectors if vectors is not None else not best
         if use_vectors and self._load_entity_vectors():
             for eid, matched, sitelinks, statements, cos in self._vector_hits(query, k):
                 score = VECTOR_WEIGHT * cos + popularity(sitelinks, statements)
@@ -120,18 +116,42 @@ class Searcher:
         ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:k]
         return self._with_descriptions(ranked)
 
-    def _lexical(self, query: str):
-        norm = normalise(query)
-        if not norm:
-            return []
-        rows = self.kg.sql(
-            "SELECT id, text, kind, sitelinks, statement_count FROM label_index WHERE norm = ? AND type = 'item'",
-            [norm])
-        out = []
-        for eid, matched, kind, sitelinks, statements in rows:
-            how = "exact" if matched == query else "normalised"
-            out.append((eid, matched, kind, sitelinks, statements, TIER[(how, kind)], how))
+    def entities_bulk(self, texts, k: int = 5) -> dict[str, list[Candidate]]:
+        """Many queries at once: one label-index query for all, vectors only for texts with no label match."""
+        queries = {t: " ".join(t.split()) for t in set(texts) if t and t.strip()}
+        by_norm: dict[str, list] = defaultdict(list)
+        for row in self._lexical_rows(sorted({normalise(q) for q in queries.values()})):
+            by_norm[row[0]].append(row)
+        ranked_by_text: dict[str, list] = {}
+        unmatched = []
+        for text, query in queries.items():
+            best: dict[str, tuple[float, str, str]] = {}
+            self._merge_lexical(best, query, by_norm.get(normalise(query), ()))
+            if best:
+                ranked_by_text[text] = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:k]
+            else:
+                unmatched.append(text)
+        info = self._entity_info({eid for ranked in ranked_by_text.values() for eid, _ in ranked})
+        out = {text: self._candidates(ranked, info) for text, ranked in ranked_by_text.items()}
+        for text in unmatched:
+            out[text] = self.entities(text, k)
         return out
+
+    def _lexical_rows(self, norms: list[str]) -> list[tuple]:
+        norms = [n for n in norms if n]
+        if not norms:
+            return []
+        return self.kg.lookup_in(
+            "SELECT norm, id, text, kind, sitelinks, statement_count FROM label_index "
+            "WHERE norm IN ({in}) AND type = 'item'", norms)
+
+    @staticmethod
+    def _merge_lexical(best: dict, query: str, rows) -> None:
+        for _norm, eid, matched, kind, sitelinks, statements in rows:
+            how = "exact" if matched == query else "normalised"
+            score = TIER[(how, kind)] + popularity(sitelinks, statements)
+            if eid not in best or score > best[eid][0]:
+                best[eid] = (score, how, matched)
 
     def _vector_hits(self, query: str, k: int):
         vec = self._query_vector(query)
@@ -140,18 +160,26 @@ class Searcher:
         if not hits:
             return []
         cos_by_text = dict(hits)
-        matches = self.kg.sql(
-            "SELECT DISTINCT l.id, l.text, l.sitelinks, l.statement_count FROM label_index l "
-            "WHERE l.text IN (SELECT unnest(?)) AND l.type = 'item'", [list(cos_by_text)])
+        matches = self.kg.lookup_in(
+            "SELECT DISTINCT id, text, sitelinks, statement_count FROM label_index "
+            "WHERE text IN ({in}) AND type = 'item'", list(cos_by_text))
         return [(eid, text, sl, sc, cos_by_text[text]) for eid, text, sl, sc in matches]
 
-    def _with_descriptions(self, ranked) -> list[Candidate]:
-        ids = [eid for eid, _ in ranked]
-        info = {r[0]: (r[1], r[2]) for r in self.kg.sql(
-            "SELECT id, label, description FROM entities WHERE id IN (SELECT unnest(?))", [ids])} if ids else {}
+    def _entity_info(self, ids) -> dict[str, tuple[str | None, str | None]]:
+        ids = sorted(ids)
+        if not ids:
+            return {}
+        return {r[0]: (r[1], r[2]) for r in self.kg.lookup_in(
+            "SELECT id, label, description FROM entities WHERE id IN ({in})", ids)}
+
+    @staticmethod
+    def _candidates(ranked, info) -> list[Candidate]:
         return [Candidate(eid, *info.get(eid, (None, None)), score=round(score, 4), matched_by=how,
                           matched_text=matched)
                 for eid, (score, how, matched) in ranked]
+
+    def _with_descriptions(self, ranked) -> list[Candidate]:
+        return self._candidates(ranked, self._entity_info(eid for eid, _ in ranked))
 
     # -- properties -----------------------------------------------------------------------------
     def properties(self, text: str, k: int = 5, vectors: bool = True) -> list[Candidate]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import threading
 from collections import defaultdict
 from typing import Iterable
@@ -100,6 +101,27 @@ class KG:
         return self.cursor().execute(query, params or []).fetchall()
 
     @property
+    def has_lookup_db(self) -> bool:
+        return os.path.isfile(os.path.join(self.directory, "lookup.sqlite"))
+
+    def lookup_sql(self, query: str, params: Iterable = ()) -> list[tuple]:
+        """Point lookups on lookup.sqlite (label_index, entities), built by `kgcheck index`."""
+        lite = getattr(self._local, "lite", None)
+        if lite is None:
+            uri = "file:" + os.path.join(self.directory, "lookup.sqlite") + "?mode=ro"
+            lite = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            self._local.lite = lite
+        return lite.execute(query, list(params)).fetchall()
+
+    def lookup_in(self, query: str, values: list, extra: Iterable = ()) -> list[tuple]:
+        """`query` with one `{in}` placeholder for an IN list, run in chunks under SQLite's variable cap."""
+        rows: list[tuple] = []
+        for start in range(0, len(values), 900):
+            part = values[start:start + 900]
+            rows.extend(self.lookup_sql(query.format(**{"in": ",".join("?" * len(part))}), list(part) + list(extra)))
+        return rows
+
+    @property
     def indexed(self) -> bool:
         return "index" in self.manifest
 
@@ -108,13 +130,19 @@ class KG:
 
     # -- entities -------------------------------------------------------------------------------
     def entity(self, eid: str) -> Entity | None:
-        rows = self.sql(
-            "SELECT id, type, label, description, datatype, sitelinks, statement_count, modified "
-            "FROM entities WHERE id = ?", [eid])
+        if self.has_lookup_db:
+            rows = self.lookup_sql("SELECT id, type, label, description, datatype, sitelinks, statement_count, "
+                                   "NULL FROM entities WHERE id = ?", [eid])
+            aliases = tuple(r[0] for r in self.lookup_sql(
+                "SELECT DISTINCT text FROM label_index WHERE id = ? AND kind = 'alias' ORDER BY text", [eid]))
+        else:
+            rows = self.sql(
+                "SELECT id, type, label, description, datatype, sitelinks, statement_count, modified "
+                "FROM entities WHERE id = ?", [eid])
+            aliases = tuple(r[0] for r in self.sql(
+                "SELECT DISTINCT text FROM labels WHERE id = ? AND kind = 'alias' ORDER BY text", [eid]))
         if not rows:
             return None
-        aliases = tuple(r[0] for r in self.sql(
-            "SELECT text FROM labels WHERE id = ? AND kind = 'alias' ORDER BY language, text", [eid]))
         return Entity(*rows[0], aliases=aliases)
 
     def labels(self, ids: Iterable[str]) -> dict[str, str]:
@@ -122,6 +150,9 @@ class KG:
         wanted = sorted({i for i in ids if i})
         if not wanted:
             return {}
+        if self.has_lookup_db:
+            return dict(self.lookup_in("SELECT id, label FROM entities WHERE id IN ({in}) AND label IS NOT NULL",
+                                       wanted))
         rows = self.sql("SELECT id, label FROM entities WHERE id IN (SELECT unnest(?)) AND label IS NOT NULL",
                         [wanted])
         return dict(rows)

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .dump import Chunk
-from .rows import TABLE_COLUMNS, TABLES, RowBuffers, SkipEntity, entity_rows
+from .rows import TABLE_COLUMNS, RowBuffers, SkipEntity, entity_rows
 from .values import BadValue
 
 FLUSH_ROWS = 250_000  # rows buffered per worker before a part file is written; bounds memory
@@ -22,21 +22,27 @@ SCHEMAS = {
 
 @dataclass
 class ChunkStats:
-    lines: int = 0
+    """What one chunk (or, merged, the whole dump) held. `errors` holds one chunk's bad lines only:
+    workers move them to their errors file, so memory stays bounded however bad the dump."""
+
+    lines: int = 0  # non-empty lines
+    brackets: int = 0  # the array's `[` and `]` lines
     entities: int = 0
     statements: int = 0
     skipped: Counter = field(default_factory=Counter)
-    errors: list = field(default_factory=list)  # dicts: line, offset, reason
+    bad_lines: Counter = field(default_factory=Counter)  # kind -> count
+    errors: list = field(default_factory=list)  # dicts: line, offset, kind, reason, text
     saw_open: bool = False
     saw_close: bool = False
     max_modified: str | None = None
 
     def merge(self, other: "ChunkStats") -> None:
         self.lines += other.lines
+        self.brackets += other.brackets
         self.entities += other.entities
         self.statements += other.statements
         self.skipped.update(other.skipped)
-        self.errors.extend(other.errors)
+        self.bad_lines.update(other.bad_lines)
         self.saw_open |= other.saw_open
         self.saw_close |= other.saw_close
         if other.max_modified and (self.max_modified is None or other.max_modified > self.max_modified):
@@ -76,27 +82,45 @@ class PartWriter:
         self.part += 1
 
 
+def _error(stats: ChunkStats, line_no: int, offset: int, kind: str, reason: str, line: bytes) -> None:
+    stats.bad_lines[kind] += 1
+    stats.errors.append({"line": line_no, "offset": offset, "kind": kind, "reason": reason[:300],
+                         "text": line[:200].decode("utf-8", "replace")})
+
+
 def convert_chunk(chunk: Chunk, languages: tuple[str, ...], writer: PartWriter) -> ChunkStats:
+    """Rows of every entity line of the chunk into `writer`; never raises on bad input.
+
+    Every non-empty line ends up as exactly one of: an entity, a skip (lexeme…), a bad
+    line (with its line number and byte offset in the decompressed dump) or a bracket.
+    """
     stats = ChunkStats()
     offset = chunk.offset
     line_no = chunk.first_line
+    buffers = writer.buffers
+    loads = orjson.loads
     for raw in chunk.data.split(b"\n"):
         line_len = len(raw) + 1
         line = raw.strip()
         if line.endswith(b","):
             line = line[:-1]
-        if line:
+        if not line:
+            pass
+        elif line == b"[":
             stats.lines += 1
-        if line == b"[":
+            stats.brackets += 1
             stats.saw_open = True
         elif line == b"]":
+            stats.lines += 1
+            stats.brackets += 1
             stats.saw_close = True
-        elif line:
+        else:
+            stats.lines += 1
             try:
-                entity = orjson.loads(line)
-                if not isinstance(entity, dict):
+                entity = loads(line)
+                if type(entity) is not dict:
                     raise BadValue("line is not a JSON object")
-                stats.statements += entity_rows(entity, languages, writer.buffers)
+                stats.statements += entity_rows(entity, languages, buffers)
                 stats.entities += 1
                 modified = entity.get("modified")
                 if modified and (stats.max_modified is None or modified > stats.max_modified):
@@ -104,15 +128,12 @@ def convert_chunk(chunk: Chunk, languages: tuple[str, ...], writer: PartWriter) 
             except SkipEntity as skip:
                 stats.skipped[skip.reason] += 1
             except orjson.JSONDecodeError as exc:
-                stats.errors.append({"line": line_no, "offset": offset, "reason": f"invalid JSON: {exc}"[:300]})
-            except (BadValue, KeyError, TypeError, AttributeError, ValueError) as exc:
-                reason = str(exc) if isinstance(exc, BadValue) else f"malformed entity: {exc!r}"
-                stats.errors.append({"line": line_no, "offset": offset, "reason": reason[:300]})
+                _error(stats, line_no, offset, "invalid-json", f"invalid JSON: {exc}", line)
+            except BadValue as exc:
+                _error(stats, line_no, offset, "bad-value", str(exc), line)
+            except Exception as exc:  # noqa: BLE001 - any malformed entity costs one line, never the ingest
+                _error(stats, line_no, offset, "malformed-entity", f"malformed entity: {exc!r}", line)
         offset += line_len
         line_no += 1
     writer.maybe_flush()
     return stats
-
-
-def table_names() -> tuple[str, ...]:
-    return TABLES

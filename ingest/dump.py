@@ -27,6 +27,18 @@ class DumpError(Exception):
     """The dump cannot be read (missing, corrupt compressed stream, wrong format)."""
 
 
+def check_source(source: str) -> None:
+    """Fail early, before any work, on a dump path that cannot be read."""
+    if source == "-":
+        return
+    if not os.path.exists(source):
+        raise DumpError(f"no such dump file: {source}")
+    if not os.path.isfile(source):
+        raise DumpError(f"not a regular file: {source}")
+    if not os.access(source, os.R_OK):
+        raise DumpError(f"cannot read dump file: {source}")
+
+
 @dataclass(frozen=True)
 class Chunk:
     data: bytes
@@ -83,6 +95,7 @@ class DumpReader:
         self.threads = max(1, threads)
         self._hash_thread: threading.Thread | None = None
         self._digest = hashlib.sha256()
+        self.decompressed_bytes = 0
         if source == "-":
             self.size = None
             raw = sys.stdin.buffer
@@ -91,8 +104,7 @@ class DumpReader:
             self.compression = sniff_compression(buffered.peek(4)[:4])
             self.stream = self._stdlib_decoder(buffered)
             return
-        if not os.path.isfile(source):
-            raise DumpError(f"no such dump file: {source}")
+        check_source(source)
         self.size = os.path.getsize(source)
         with open(source, "rb") as fh:
             self.compression = sniff_compression(fh.read(4))
@@ -136,8 +148,32 @@ class DumpReader:
         return self._digest.hexdigest()
 
     def dump_date(self) -> str | None:
+        """The date in a dump's file name (wikidata-20250101-all.json.bz2 -> 2025-01-01), if any."""
         m = _DATE_IN_NAME.search(os.path.basename(self.source))
         return f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else None
+
+    def describe(self) -> dict:
+        """The manifest's `source` fields; call after reading (the hash covers the whole file)."""
+        date = self.dump_date()
+        return {
+            "path": os.path.abspath(self.source) if self.source != "-" else "-",
+            "size_bytes": self.size if self.size is not None else self.compressed_bytes_read,
+            "sha256": self.sha256(),
+            "sha256_of": "file" if self.source != "-" else "bytes read from stdin",
+            "compression": self.compression,
+            "decompressed_bytes": self.decompressed_bytes,
+            "dump_date": date,
+            "dump_date_from": "file name" if date else None,
+        }
+
+    def _check_complete(self) -> None:
+        # rapidgzip stops quietly at the last whole deflate block of a truncated .gz: compare
+        # how far it got (in bits) with the file size; bz2 and the stdlib decoders raise by themselves.
+        tell_bits = getattr(self.stream, "tell_compressed", None)
+        if self.compression == "gzip" and self.size is not None and tell_bits is not None:
+            if tell_bits() < 8 * self.size:
+                raise DumpError(f"corrupt or truncated gzip stream in {self.source}: the stream ends at "
+                                f"byte {tell_bits() // 8:,} of {self.size:,}")
 
     def chunks(self, chunk_bytes: int = CHUNK_BYTES) -> Iterator[Chunk]:
         """Line-aligned chunks; a corrupt compressed stream raises DumpError."""
@@ -148,6 +184,7 @@ class DumpReader:
             except (OSError, EOFError, RuntimeError, ValueError) as exc:
                 raise DumpError(f"corrupt or truncated compressed stream in {self.source}: {exc}") from exc
             if not block:
+                self._check_complete()
                 break
             data = tail + block if tail else block
             cut = data.rfind(b"\n") + 1
@@ -158,7 +195,9 @@ class DumpReader:
             yield Chunk(chunk, line, offset)
             line += chunk.count(b"\n")
             offset += len(chunk)
+            self.decompressed_bytes = offset
         if tail:
+            self.decompressed_bytes = offset + len(tail)
             yield Chunk(tail, line, offset)
 
     def close(self) -> None:

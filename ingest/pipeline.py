@@ -1,10 +1,20 @@
-"""`ingest(dump, out)`: stream a dump through worker processes into a published index directory."""
+"""`ingest(dump, out)`: stream a dump through worker processes into a published index directory.
+
+The parent decompresses and cuts line-aligned chunks; N worker processes turn chunks
+into Parquet part files; DuckDB then sorts the parts into the final tables. Everything
+is built in OUT.building-<pid>-<time> and renamed into place only when complete, so a
+failure, Ctrl-C or kill -9 never leaves a partial OUT (stale build dirs of dead pids are
+removed by the next run).
+"""
 from __future__ import annotations
 
+import gc
+import glob
 import multiprocessing as mp
 import os
 import queue
 import shutil
+import signal
 import sys
 import time
 from dataclasses import dataclass
@@ -13,35 +23,52 @@ import orjson
 
 from . import __version__
 from .convert import ChunkStats, PartWriter, convert_chunk
-from .dump import Chunk, DumpError, DumpReader
-from .writer import ERRORS, MANIFEST, SCHEMA_VERSION, assemble_tables, publish, staging_dir, write_json
+from .dump import Chunk, DumpError, DumpReader, check_source
+from .writer import (ERRORS, MANIFEST, MANIFEST_KIND, SCHEMA_VERSION, IngestError, assemble_tables,
+                     check_replaceable, merge_error_files, publish, staging_dir, write_json)
 
-
-class IngestError(Exception):
-    """The ingest could not complete; nothing was published."""
+__all__ = ["IngestError", "IngestOptions", "ingest"]
 
 
 @dataclass(frozen=True)
 class IngestOptions:
     workers: int = 0  # 0 = all cores
-    limit: int | None = None  # stop after about this many entities (smoke runs)
+    limit: int | None = None  # stop after this many entity lines (smoke runs)
     languages: tuple[str, ...] = ("en",)
     quiet: bool = False
     keep_previous: bool = False
-    memory_limit: str = "1GB"
+    memory_limit: str = "1GB"  # DuckDB's budget for the final sort (it spills beyond that)
+    decoder_threads: int = 0  # 0 = as many as workers
 
     def worker_count(self) -> int:
         return self.workers or os.cpu_count() or 1
 
 
-def _worker_main(tasks, results, parts_dir: str, worker: int, languages: tuple[str, ...]) -> None:
+def _worker_main(tasks, results, parts_dir: str, worker: int, languages: tuple[str, ...], parent: int) -> None:
+    # Ctrl-C is the parent's to handle: it stops the workers and removes the build.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Entities and rows hold no reference cycles; the collector would only rescan the buffers.
+    gc.disable()
     writer = PartWriter(parts_dir, worker)
     total = ChunkStats()
     try:
-        while (chunk := tasks.get()) is not None:
-            stats = convert_chunk(chunk, languages, writer)
-            results.put(("progress", stats.entities, None))
-            total.merge(stats)
+        with open(os.path.join(parts_dir, f"errors-{worker:03d}.jsonl"), "wb") as errors_out:
+            while True:
+                try:
+                    chunk = tasks.get(timeout=1.0)
+                except queue.Empty:
+                    if os.getppid() != parent:  # the parent was killed: stop, don't linger as an orphan
+                        results.cancel_join_thread()
+                        return
+                    continue
+                if chunk is None:
+                    break
+                stats = convert_chunk(chunk, languages, writer)
+                for err in stats.errors:
+                    errors_out.write(orjson.dumps(err) + b"\n")
+                stats.errors = []
+                results.put(("progress", worker, stats.entities))
+                total.merge(stats)
         writer.flush()
         results.put(("done", worker, total))
     except BaseException as exc:  # reported to the parent, which aborts the build
@@ -49,6 +76,8 @@ def _worker_main(tasks, results, parts_dir: str, worker: int, languages: tuple[s
 
 
 class _Progress:
+    """A byte-based bar (compressed bytes read of the file size) with entities/s; only on a terminal."""
+
     def __init__(self, total_bytes: int | None, quiet: bool):
         self.bar = None
         self.entities = 0
@@ -70,54 +99,73 @@ class _Progress:
             self.bar.close()
 
 
-def _run_workers(reader: DumpReader, parts_dir: str, opts: IngestOptions) -> ChunkStats:
-    n = opts.worker_count()
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    tasks = ctx.Queue(maxsize=2 * n)  # back-pressure: bounded chunks in flight
-    results = ctx.Queue()
-    procs = [
-        ctx.Process(target=_worker_main, args=(tasks, results, parts_dir, i, opts.languages), daemon=True)
-        for i in range(n)
-    ]
-    for p in procs:
-        p.start()
-    progress = _Progress(reader.size, opts.quiet)
-    total = ChunkStats()
-    done = 0
-    try:
-        approx_entities = 0
-        budget = opts.limit
-        for chunk in reader.chunks():
-            if budget is not None:
-                chunk, budget = _clip(chunk, budget)
-                if chunk is None:
-                    break
-            while True:
-                try:
-                    tasks.put(chunk, timeout=0.5)
-                    break
-                except queue.Full:
-                    approx_entities += _drain(results, total, progress, reader)
-            approx_entities += _drain(results, total, progress, reader)
-        for _ in procs:
-            tasks.put(None)
-        while done < n:
-            kind, a, b = results.get()
+class _Workers:
+    """N worker processes fed through a bounded queue (back-pressure bounds the chunks in flight)."""
+
+    def __init__(self, n: int, parts_dir: str, languages: tuple[str, ...]):
+        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+        self.tasks = ctx.Queue(maxsize=2 * n)
+        self.results = ctx.Queue()
+        self.total = ChunkStats()
+        self.done: set[int] = set()
+        self.procs = [
+            ctx.Process(target=_worker_main, args=(self.tasks, self.results, parts_dir, i, languages, os.getpid()),
+                        daemon=True)
+            for i in range(n)
+        ]
+        for p in self.procs:
+            p.start()
+        self.progress: _Progress | None = None
+        self.bytes_read = lambda: 0
+
+    def put(self, chunk: Chunk | None) -> None:
+        while True:
+            try:
+                self.tasks.put(chunk, timeout=0.5)
+                break
+            except queue.Full:
+                self.poll(timeout=0)
+        self.poll(timeout=0)
+
+    def poll(self, timeout: float) -> None:
+        """Handle the messages waiting (or the first one within `timeout`); raise if a worker died."""
+        while True:
+            try:
+                kind, worker, payload = self.results.get(timeout=timeout) if timeout else self.results.get_nowait()
+            except queue.Empty:
+                self._check_alive()
+                return
+            timeout = 0
+            if kind == "failed":
+                raise IngestError(f"worker {worker} failed: {payload}")
             if kind == "done":
-                total.merge(b)
-                done += 1
-            elif kind == "failed":
-                raise IngestError(f"worker {a} failed: {b}")
-            else:
-                progress.update(reader.compressed_bytes_read, a)
-        for p in procs:
+                self.total.merge(payload)
+                self.done.add(worker)
+            elif self.progress is not None:
+                self.progress.update(self.bytes_read(), payload)
+
+    def _check_alive(self) -> None:
+        for i, p in enumerate(self.procs):
+            if i not in self.done and not p.is_alive():
+                raise IngestError(f"worker {i} died (exit code {p.exitcode}) before finishing")
+
+    def finish(self) -> ChunkStats:
+        for _ in self.procs:
+            self.put(None)
+        while len(self.done) < len(self.procs):
+            self.poll(timeout=0.5)
+        for p in self.procs:
             p.join()
-    finally:
-        progress.close()
-        for p in procs:
+        return self.total
+
+    def stop(self) -> None:
+        """Abnormal end: terminate the workers; never block on queued chunks nobody will read."""
+        self.tasks.cancel_join_thread()
+        for p in self.procs:
             if p.is_alive():
                 p.terminate()
-    return total
+        for p in self.procs:
+            p.join(timeout=5)
 
 
 def _clip(chunk: Chunk, budget: int) -> tuple[Chunk | None, int]:
@@ -139,39 +187,66 @@ def _clip(chunk: Chunk, budget: int) -> tuple[Chunk | None, int]:
     return Chunk(data, chunk.first_line, chunk.offset), budget - used
 
 
-def _drain(results, total: ChunkStats, progress: _Progress, reader: DumpReader) -> int:
-    seen = 0
-    while True:
-        try:
-            kind, a, b = results.get_nowait()
-        except queue.Empty:
-            return seen
-        if kind == "failed":
-            raise IngestError(f"worker {a} failed: {b}")
-        if kind == "progress":
-            seen += a
-            progress.update(reader.compressed_bytes_read, a)
+@dataclass
+class _ReadResult:
+    stats: ChunkStats
+    limit_reached: bool
+    source: dict
+
+
+def _read_dump(dump: str, parts_dir: str, opts: IngestOptions) -> _ReadResult:
+    n = opts.worker_count()
+    # Workers are forked before the decoder starts its threads: forking a threaded process is unsafe.
+    workers = _Workers(n, parts_dir, opts.languages)
+    ok = False
+    try:
+        with DumpReader(dump, threads=opts.decoder_threads or n) as reader:
+            workers.progress = _Progress(reader.size, opts.quiet)
+            workers.bytes_read = lambda: reader.compressed_bytes_read
+            budget, limit_reached = opts.limit, False
+            try:
+                for chunk in reader.chunks():
+                    if budget is not None:
+                        chunk, budget = _clip(chunk, budget)
+                        if chunk is None:
+                            limit_reached = True
+                            break
+                    workers.put(chunk)
+                stats = workers.finish()
+            finally:
+                workers.progress.close()
+            source = reader.describe()
+        ok = True
+        return _ReadResult(stats, limit_reached, source)
+    finally:
+        if not ok:
+            workers.stop()
 
 
 def ingest(dump: str, out_dir: str, opts: IngestOptions = IngestOptions()) -> dict:
     """Build OUT from DUMP; returns the manifest. Raises IngestError/DumpError, publishing nothing."""
     started = time.time()
+    check_source(dump)
+    check_replaceable(os.path.abspath(out_dir))
     build_dir = staging_dir(out_dir)
     parts_dir = os.path.join(build_dir, "parts")
     os.makedirs(parts_dir)
     try:
-        with DumpReader(dump, threads=opts.worker_count()) as reader:
-            stats = _run_workers(reader, parts_dir, opts)
-            source_hash = reader.sha256() if dump != "-" else reader.sha256()
-            compressed = reader.compressed_bytes_read
-        if stats.entities == 0 and not stats.errors:
-            raise IngestError(f"{dump} holds no entities: is it a Wikidata JSON dump?")
+        read = _read_dump(dump, parts_dir, opts)
+        stats = read.stats
+        converted = time.time()
+        if stats.saw_open and not stats.saw_close and not read.limit_reached:
+            raise DumpError(f"{dump} is truncated: the dump's closing ']' never came "
+                            f"({stats.entities:,} entities read); nothing was published")
+        if stats.entities == 0:
+            bad = sum(stats.bad_lines.values())
+            raise IngestError(f"{dump} holds no items or properties ({bad:,} unreadable lines, "
+                              f"{sum(stats.skipped.values()):,} skipped): is it a Wikidata JSON dump?")
         counts = assemble_tables(build_dir, parts_dir, opts.worker_count(), opts.memory_limit)
+        merge_error_files(sorted(glob.glob(os.path.join(parts_dir, "errors-*.jsonl"))),
+                          os.path.join(build_dir, ERRORS))
         shutil.rmtree(parts_dir)
-        with open(os.path.join(build_dir, ERRORS), "wb") as fh:
-            for err in stats.errors:
-                fh.write(orjson.dumps(err) + b"\n")
-        manifest = _manifest(dump, reader, source_hash, compressed, stats, counts, opts, started)
+        manifest = _manifest(read, counts, opts, started, converted)
         write_json(os.path.join(build_dir, MANIFEST), manifest)
         publish(build_dir, out_dir, opts.keep_previous)
         return manifest
@@ -182,32 +257,32 @@ def ingest(dump: str, out_dir: str, opts: IngestOptions = IngestOptions()) -> di
         shutil.rmtree(build_dir, ignore_errors=True)
 
 
-def _manifest(dump, reader, source_hash, compressed, stats, counts, opts, started) -> dict:
-    reasons: dict[str, int] = {}
-    for err in stats.errors:
-        key = err["reason"].split(":", 1)[0]
-        reasons[key] = reasons.get(key, 0) + 1
+def _manifest(read: _ReadResult, counts: dict, opts: IngestOptions, started: float, converted: float) -> dict:
+    stats = read.stats
+    source = dict(read.source)
+    source["latest_modified"] = stats.max_modified
+    if source["dump_date"] is None and stats.max_modified:
+        # No date in the file name: the newest edit in the dump is the best date the content carries.
+        source["dump_date"], source["dump_date_from"] = stats.max_modified[:10], "latest modified entity"
+    source["complete_array"] = stats.saw_open and stats.saw_close
+    source["lines"] = stats.lines
+    now = time.time()
     return {
-        "kind": "kgcheck-index",
+        "kind": MANIFEST_KIND,
         "schema_version": SCHEMA_VERSION,
         "kgcheck_version": __version__,
-        "source": {
-            "path": os.path.abspath(dump) if dump != "-" else "-",
-            "size_bytes": reader.size if reader.size is not None else compressed,
-            "sha256": source_hash,
-            "compression": reader.compression,
-            "dump_date": reader.dump_date(),
-            "latest_modified": stats.max_modified,
-            "complete_array": stats.saw_open and stats.saw_close,
-        },
+        "source": source,
         "languages": list(opts.languages) + ["mul"],
         "counts": counts,
         "entities_seen": stats.entities,
         "statements_seen": stats.statements,
-        "skipped_entities": dict(stats.skipped),
-        "bad_lines": {"total": len(stats.errors), "by_reason": reasons},
+        "skipped_entities": dict(sorted(stats.skipped.items())),
+        "bad_lines": {"total": sum(stats.bad_lines.values()), "by_reason": dict(sorted(stats.bad_lines.items())),
+                      "file": ERRORS},
         "limit": opts.limit,
+        "limit_reached": read.limit_reached,
         "workers": opts.worker_count(),
-        "wall_seconds": round(time.time() - started, 3),
+        "wall_seconds": round(now - started, 3),
+        "stage_seconds": {"read_and_convert": round(converted - started, 3), "sort_and_write": round(now - converted, 3)},
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }

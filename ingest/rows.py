@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .values import VALUE_COLUMNS, BadValue, snak_columns
+from .values import VALUE_COLUMNS, BadValue, checked_text, snak_columns
 
 KEPT_TYPES = ("item", "property")
 FALLBACK_LANGUAGE = "mul"  # language-neutral labels, e.g. Q42's label lives only here
@@ -16,7 +16,7 @@ ENTITY_COLUMNS = (
 LABEL_COLUMNS = (("id", "string"), ("language", "string"), ("text", "string"), ("kind", "string"))
 STATEMENT_COLUMNS = (
     ("statement_id", "string"), ("subject", "string"), ("property", "string"), ("rank", "string"),
-    ("qualifier_count", "int32"), ("reference_count", "int32"),
+    ("statement_order", "int32"), ("qualifier_count", "int32"), ("reference_count", "int32"),
 ) + VALUE_COLUMNS
 QUALIFIER_COLUMNS = (
     ("statement_id", "string"), ("subject", "string"), ("qualifier_order", "int32"),
@@ -66,78 +66,94 @@ class RowBuffers:
         return {name: getattr(self, name) for name in TABLES}
 
 
+def _mapping(value) -> dict:
+    """Wikidata serialises an empty map as [] in some dumps; anything else non-dict is malformed."""
+    if type(value) is dict:
+        return value
+    if not value:
+        return {}
+    raise BadValue(f"expected an object, got {type(value).__name__}")
+
+
 def _pick(texts: dict, languages: tuple[str, ...]) -> str | None:
     for lang in languages:
         entry = texts.get(lang)
         if entry:
-            return entry["value"]
+            return checked_text(entry["value"])
     entry = texts.get(FALLBACK_LANGUAGE)
-    return entry["value"] if entry else None
+    return checked_text(entry["value"]) if entry else None
 
 
-def _ordered_snaks(groups: dict, order: list | None):
-    for prop in order or groups:
-        for snak in groups.get(prop, ()):
-            yield prop, snak
+def ordered_snaks(groups: dict, order) -> list:
+    """(property, snak) pairs in the `*-order` list's order; properties it omits follow in map order."""
+    groups = _mapping(groups)
+    props = list(dict.fromkeys(order)) if order else []
+    if len(props) != len(groups) or not groups.keys() <= set(props):
+        props = [p for p in props if p in groups] + [p for p in groups if p not in props]
+    return [(p, snak) for p in props for snak in _list(groups.get(p))]
+
+
+def _list(value) -> list:
+    if type(value) is list:
+        return value
+    if value is None:
+        return []
+    raise BadValue(f"expected a list, got {type(value).__name__}")
 
 
 def entity_rows(entity: dict, languages: tuple[str, ...], out: RowBuffers) -> int:
     """Append the entity's rows to `out`; return its statement count.
 
     Rows are built in local lists first so that a malformed snak leaves `out` untouched.
+    This is the ingest's hot loop: plain loops and tuples, no per-row objects.
     """
     etype = entity.get("type")
-    eid = entity.get("id")
     if etype not in KEPT_TYPES:
-        raise SkipEntity(f"type:{etype}")
-    if not eid:
+        raise SkipEntity(f"type:{etype}" if type(etype) is str else "type:missing")
+    eid = entity.get("id")
+    if not eid or type(eid) is not str:
         raise BadValue("entity without id")
-    labels = entity.get("labels") or {}
-    descriptions = entity.get("descriptions") or {}
-    aliases = entity.get("aliases") or {}
-    claims = entity.get("claims") or {}
-    if isinstance(labels, list) or isinstance(claims, list):
-        # Wikidata serialises empty maps as [] in some dumps.
-        labels = labels or {}
-        claims = claims or {}
-        descriptions = descriptions or {}
-        aliases = aliases or {}
+    labels = _mapping(entity.get("labels"))
+    descriptions = _mapping(entity.get("descriptions"))
+    aliases = _mapping(entity.get("aliases"))
+    claims = _mapping(entity.get("claims"))
 
     label_rows = []
     for lang in languages + (FALLBACK_LANGUAGE,):
         entry = labels.get(lang)
         if entry:
-            label_rows.append((eid, lang, entry["value"], "label"))
-        for alias in (aliases.get(lang) or ()) if isinstance(aliases, dict) else ():
-            label_rows.append((eid, lang, alias["value"], "alias"))
+            label_rows.append((eid, lang, checked_text(entry["value"]), "label"))
+        for alias in _list(aliases.get(lang)):
+            label_rows.append((eid, lang, checked_text(alias["value"]), "alias"))
 
     statement_rows, qualifier_rows, reference_rows = [], [], []
+    order = 0
     for prop, statements in claims.items():
-        for st in statements:
-            sid = st.get("id")
-            mainsnak = st.get("mainsnak")
-            if not sid or not isinstance(mainsnak, dict):
+        for st in _list(statements):
+            sid = st["id"]
+            mainsnak = st["mainsnak"]
+            if type(sid) is not str or type(mainsnak) is not dict:
                 raise BadValue(f"statement of {eid} {prop} without id or mainsnak")
-            qualifiers = st.get("qualifiers") or {}
-            references = st.get("references") or []
             n_qual = 0
-            for q_prop, snak in _ordered_snaks(qualifiers, st.get("qualifiers-order")):
-                qualifier_rows.append((sid, eid, n_qual, q_prop) + snak_columns(snak))
-                n_qual += 1
+            if st.get("qualifiers"):
+                for q_prop, snak in ordered_snaks(st["qualifiers"], st.get("qualifiers-order")):
+                    qualifier_rows.append((sid, eid, n_qual, q_prop) + snak_columns(snak))
+                    n_qual += 1
+            references = _list(st.get("references"))
             for r_order, ref in enumerate(references):
-                r_hash = ref.get("hash")
-                for s_order, (r_prop, snak) in enumerate(
-                    _ordered_snaks(ref.get("snaks") or {}, ref.get("snaks-order"))
-                ):
+                r_hash = checked_text(ref.get("hash"))
+                for s_order, (r_prop, snak) in enumerate(ordered_snaks(ref.get("snaks"), ref.get("snaks-order"))):
                     reference_rows.append((sid, eid, r_hash, r_order, s_order, r_prop) + snak_columns(snak))
-            statement_rows.append(
-                (sid, eid, mainsnak.get("property", prop), st.get("rank", "normal"), n_qual, len(references))
-                + snak_columns(mainsnak)
-            )
+            s_prop = mainsnak.get("property", prop)
+            rank = st.get("rank", "normal")
+            if type(s_prop) is not str or type(rank) is not str:
+                raise BadValue(f"statement {sid} has a malformed property or rank")
+            statement_rows.append((sid, eid, s_prop, rank, order, n_qual, len(references)) + snak_columns(mainsnak))
+            order += 1
 
     out.entities.append((
-        eid, etype, _pick(labels, languages), _pick(descriptions, languages), entity.get("datatype"),
-        len(entity.get("sitelinks") or ()), len(statement_rows), entity.get("modified"),
+        eid, etype, _pick(labels, languages), _pick(descriptions, languages), checked_text(entity.get("datatype")),
+        len(_mapping(entity.get("sitelinks"))), len(statement_rows), checked_text(entity.get("modified")),
     ))
     out.labels.extend(label_rows)
     out.statements.extend(statement_rows)

@@ -5,6 +5,8 @@ column layout, VALUE_COLUMNS, so one parser serves all three.
 """
 from __future__ import annotations
 
+import math
+
 import orjson
 
 ENTITY_PREFIX = "http://www.wikidata.org/entity/"
@@ -46,6 +48,8 @@ class BadValue(ValueError):
 def strip_entity_uri(uri: str | None) -> str | None:
     if uri is None or uri == "1":
         return None  # "1" is Wikidata's unit for dimensionless quantities
+    if type(uri) is not str:
+        raise BadValue(f"expected an entity URI, got {type(uri).__name__}")
     if uri.startswith(ENTITY_PREFIX):
         return uri[len(ENTITY_PREFIX):]
     return uri
@@ -54,10 +58,13 @@ def strip_entity_uri(uri: str | None) -> str | None:
 def entity_id_of(value: dict) -> str:
     """The id of a wikibase-entityid value; old dumps only carry numeric-id."""
     eid = value.get("id")
-    if eid:
+    if eid and type(eid) is str:
         return eid
+    numeric = value["numeric-id"]
+    if type(numeric) is not int:
+        raise BadValue(f"entity id {eid!r} / numeric-id {numeric!r} is not an id"[:120])
     prefix = {"item": "Q", "property": "P", "lexeme": "L"}.get(value.get("entity-type"), "Q")
-    return f"{prefix}{value['numeric-id']}"
+    return f"{prefix}{numeric}"
 
 
 def _ordinal(n: int) -> str:
@@ -67,12 +74,14 @@ def _ordinal(n: int) -> str:
 
 
 def split_time(time: str) -> tuple[int, int, int]:
-    """'+1952-03-11T00:00:00Z' -> (1952, 3, 11); BCE years are negative."""
-    sign = -1 if time[0] == "-" else 1
-    body = time[1:] if time[0] in "+-" else time
-    date = body.split("T", 1)[0]
-    year, month, day = date.rsplit("-", 2)
-    return sign * int(year), int(month), int(day)
+    """'+1952-03-11T00:00:00Z' -> (1952, 3, 11); BCE years are negative. Raises BadValue if malformed."""
+    try:
+        sign = -1 if time[0] == "-" else 1
+        body = time[1:] if time[0] in "+-" else time
+        year, month, day = body.split("T", 1)[0].rsplit("-", 2)
+        return sign * int(year), int(month), int(day)
+    except (TypeError, ValueError, IndexError) as exc:
+        raise BadValue(f"not a Wikidata time: {time!r}") from exc
 
 
 def format_time(time: str, precision: int | None) -> str:
@@ -97,22 +106,45 @@ def format_time(time: str, precision: int | None) -> str:
 
 
 def format_amount(amount: float) -> str:
-    if amount == int(amount) and abs(amount) < 1e15:
+    if math.isfinite(amount) and amount == int(amount) and abs(amount) < 1e15:
         return str(int(amount))
     return repr(amount)
 
 
-def _num(text: str | None) -> float | None:
+def _num(text) -> float | None:
     return None if text is None else float(text)
 
 
+def checked_text(x) -> str | None:
+    """x if it is a string or None; anything else would break a string column later."""
+    if x is None or type(x) is str:
+        return x
+    raise BadValue(f"expected a string, got {type(x).__name__}")
+
+
+def _int_in(x, low: int, high: int) -> int | None:
+    if x is None or (type(x) is int and low <= x <= high):
+        return x
+    raise BadValue(f"expected an integer in [{low}, {high}], got {x!r}"[:120])
+
+
+def _int32(x) -> int | None:
+    return _int_in(x, -(1 << 31), (1 << 31) - 1)
+
+
 def snak_columns(snak: dict) -> tuple:
-    """A snak -> tuple in VALUE_COLUMNS order. Raises BadValue on malformed input."""
-    snaktype = snak.get("snaktype", "value")
-    datatype = snak.get("datatype")
-    if snaktype != "value":
-        return (snaktype, None, datatype) + _EMPTY[:-1] + (snaktype,)
+    """A snak -> tuple in VALUE_COLUMNS order. Raises BadValue (only) on malformed input.
+
+    Types are checked here, per snak, so that a bad value costs one line and never
+    a whole batch's conversion to Arrow later on.
+    """
     try:
+        snaktype = snak.get("snaktype", "value")
+        datatype = snak.get("datatype")
+        if type(datatype) is not str:
+            checked_text(datatype)
+        if snaktype != "value":
+            return (checked_text(snaktype), None, datatype) + _EMPTY[:-1] + (snaktype,)
         datavalue = snak["datavalue"]
         vtype = datavalue["type"]
         v = datavalue["value"]
@@ -121,14 +153,16 @@ def snak_columns(snak: dict) -> tuple:
             return ("value", vtype, datatype, eid, None, None, None, None, None, None, None, None,
                     None, None, None, None, None, None, None, None, eid)
         if vtype == "string":
+            if type(v) is not str:
+                raise BadValue("string datavalue is not a string")
             return ("value", vtype, datatype, None, v, None, None, None, None, None, None, None,
                     None, None, None, None, None, None, None, None, v)
         if vtype == "time":
             t = v["time"]
-            precision = v.get("precision")
+            precision = _int_in(v.get("precision"), -128, 127)
             return ("value", vtype, datatype, None, None, None, t, precision,
-                    strip_entity_uri(v.get("calendarmodel")), v.get("timezone"), v.get("before"),
-                    v.get("after"), None, None, None, None, None, None, None, None,
+                    strip_entity_uri(v.get("calendarmodel")), _int32(v.get("timezone")), _int32(v.get("before")),
+                    _int32(v.get("after")), None, None, None, None, None, None, None, None,
                     format_time(t, precision))
         if vtype == "quantity":
             amount = float(v["amount"])
@@ -138,8 +172,9 @@ def snak_columns(snak: dict) -> tuple:
                     amount, unit, _num(v.get("lowerBound")), _num(v.get("upperBound")),
                     None, None, None, None, text)
         if vtype == "monolingualtext":
-            return ("value", vtype, datatype, None, v["text"], v["language"], None, None, None, None,
-                    None, None, None, None, None, None, None, None, None, None, v["text"])
+            text = checked_text(v["text"])
+            return ("value", vtype, datatype, None, text, checked_text(v["language"]), None, None, None, None,
+                    None, None, None, None, None, None, None, None, None, None, text)
         if vtype == "globecoordinate":
             lat, lon = float(v["latitude"]), float(v["longitude"])
             precision = v.get("precision")
@@ -148,7 +183,11 @@ def snak_columns(snak: dict) -> tuple:
                     strip_entity_uri(v.get("globe")), f"{lat:.6g}, {lon:.6g}")
         # A datavalue type this version does not know: keep it losslessly as JSON.
         raw = orjson.dumps(v).decode()
-        return ("value", vtype, datatype, None, raw, None, None, None, None, None, None, None,
+        return ("value", checked_text(vtype), datatype, None, raw, None, None, None, None, None, None, None,
                 None, None, None, None, None, None, None, None, raw)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise BadValue(f"bad {snak.get('property', '?')} datavalue: {exc!r}") from exc
+    except BadValue:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
+            orjson.JSONEncodeError) as exc:
+        prop = snak.get("property") if isinstance(snak, dict) else None
+        raise BadValue(f"bad {prop if type(prop) is str else '?'} datavalue: {exc!r}"[:300]) from exc

@@ -1,7 +1,10 @@
 """Part files -> sorted Parquet + DuckDB tables + manifest, published atomically."""
 from __future__ import annotations
 
+import ctypes
+import errno
 import glob
+import heapq
 import json
 import os
 import shutil
@@ -17,12 +20,17 @@ SCHEMA_VERSION = 1
 DB_FILE = "kg.duckdb"
 MANIFEST = "manifest.json"
 ERRORS = "errors.jsonl"
+MANIFEST_KIND = "kgcheck-index"
+
+
+class IngestError(Exception):
+    """The ingest could not complete; nothing was published."""
 
 # Sort keys: subject first, so Parquet row-group statistics prune lookups by id.
 SORT_KEYS = {
     "entities": "id",
     "labels": "id, language, kind, text",
-    "statements": "subject, property, statement_id",
+    "statements": "subject, statement_order",
     "qualifiers": "subject, statement_id, qualifier_order",
     "references": "subject, statement_id, reference_order, snak_order",
 }
@@ -110,18 +118,81 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+def check_replaceable(out_dir: str) -> None:
+    """OUT may be replaced only if it is absent, empty, or a kgcheck index: never a user's other directory."""
+    if not os.path.lexists(out_dir):
+        return
+    if not os.path.isdir(out_dir) or os.path.islink(out_dir):
+        raise IngestError(f"{out_dir} exists and is not a directory; choose another --out")
+    if not os.listdir(out_dir):
+        return
+    try:
+        kind = read_manifest(out_dir).get("kind")
+    except (OSError, ValueError, AttributeError):
+        kind = None
+    if kind != MANIFEST_KIND:
+        raise IngestError(f"{out_dir} exists and is not a kgcheck index (no {MANIFEST}); "
+                          "refusing to replace it: choose another --out or remove it")
+
+
+def _exchange(a: str, b: str) -> bool:
+    """Swap two paths in one renameat2(RENAME_EXCHANGE) call; False where the system lacks it."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.EPERM, errno.ENOTSUP):
+        return False
+    raise OSError(err, os.strerror(err), b)
+
+
 def publish(build_dir: str, out_dir: str, keep_previous: bool) -> None:
     """Move a complete build into place; the old build is kept as OUT.previous or removed.
 
-    The old directory is renamed away and the new one renamed in: two rename(2)
-    calls, so readers see either the old build or the new one, never a partial one.
+    Where Linux offers renameat2(RENAME_EXCHANGE) the old and new directories swap in
+    one atomic step, so OUT always names a complete index; elsewhere two rename(2)
+    calls leave a moment without OUT, but never a partial OUT.
     """
     out_dir = os.path.abspath(out_dir)
+    check_replaceable(out_dir)
     previous = f"{out_dir}.previous"
-    if os.path.exists(out_dir):
-        if os.path.exists(previous):
-            shutil.rmtree(previous)
-        os.rename(out_dir, previous)
-    os.rename(build_dir, out_dir)
-    if not keep_previous and os.path.exists(previous):
-        shutil.rmtree(previous, ignore_errors=True)
+    if not os.path.exists(out_dir):
+        os.rename(build_dir, out_dir)
+        return
+    if not os.listdir(out_dir):
+        os.rmdir(out_dir)
+        os.rename(build_dir, out_dir)
+        return
+    if keep_previous and os.path.exists(previous):
+        shutil.rmtree(previous)
+    if _exchange(build_dir, out_dir):
+        old = build_dir  # after the swap the old index sits at the build path
+    else:
+        old = previous if keep_previous else f"{build_dir}.old"
+        os.rename(out_dir, old)
+        os.rename(build_dir, out_dir)
+    if keep_previous:
+        if old != previous:
+            os.rename(old, previous)
+    else:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def merge_error_files(paths: list[str], target: str) -> int:
+    """Per-worker errors-*.jsonl (each in line order) -> one errors.jsonl in line order."""
+    files = [open(p, "rb") for p in paths]
+    try:
+        lines = heapq.merge(*files, key=lambda raw: json.loads(raw)["line"])
+        n = 0
+        with open(target, "wb") as out:
+            for raw in lines:
+                out.write(raw)
+                n += 1
+        return n
+    finally:
+        for fh in files:
+            fh.close()

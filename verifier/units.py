@@ -32,7 +32,8 @@ _F = 5 / 9
 # (id, label, dimension, factor, offset, symbols, other names)
 _TABLE: tuple[tuple, ...] = (
     # length (metre)
-    ("Q11573", "metre", "length", 1.0, 0, ("m",), ("metres above sea level", "m above sea level", "masl", "m asl", "metres tall", "metre high")),
+    ("Q11573", "metre", "length", 1.0, 0, ("m",),
+     ("metres above sea level", "m above sea level", "masl", "m asl", "metres tall", "metre high")),
     ("Q828224", "kilometre", "length", 1e3, 0, ("km",), ()),
     ("Q174728", "centimetre", "length", 1e-2, 0, ("cm",), ()),
     ("Q174789", "millimetre", "length", 1e-3, 0, ("mm",), ()),
@@ -45,10 +46,12 @@ _TABLE: tuple[tuple, ...] = (
     ("Q531", "light-year", "length", 9.4607304725808e15, 0, ("ly",), ("light year", "lightyear")),
     ("Q12129", "parsec", "length", 3.0856775814913673e16, 0, ("pc",), ()),
     # area (square metre)
-    ("Q712226", "square kilometre", "area", 1e6, 0, ("km²", "km2", "km^2", "sq km", "sq. km", "sqkm"), ("kilometre squared", "skm")),
+    ("Q712226", "square kilometre", "area", 1e6, 0, ("km²", "km2", "km^2", "sq km", "sq. km", "sqkm"),
+     ("kilometre squared", "skm")),
     ("Q25343", "square metre", "area", 1.0, 0, ("m²", "m2", "m^2", "sq m", "sq. m"), ("metre squared",)),
     ("Q35852", "hectare", "area", 1e4, 0, ("ha",), ()),
-    ("Q232291", "square mile", "area", 2589988.110336, 0, ("mi²", "mi2", "sq mi", "sq. mi", "sq. mi."), ("mile squared",)),
+    ("Q232291", "square mile", "area", 2589988.110336, 0, ("mi²", "mi2", "sq mi", "sq. mi", "sq. mi."),
+     ("mile squared",)),
     ("Q81292", "acre", "area", 4046.8564224, 0, ("ac",), ()),
     ("Q857027", "square foot", "area", 0.09290304, 0, ("ft²", "ft2", "sq ft", "sq. ft", "sq. ft."), ("square feet",)),
     # volume (cubic metre)
@@ -73,11 +76,13 @@ _TABLE: tuple[tuple, ...] = (
     ("Q1092296", "annum", "time", _YEAR, 0, (), ()),
     ("Q24564698", "years old", "time", _YEAR, 0, (), ("year old", "years of age", "year of age")),
     # temperature (kelvin)
-    ("Q25267", "degree Celsius", "temperature", 1.0, 273.15, ("°C", "℃", "° C", "ºC"), ("celsius", "centigrade", "degree centigrade")),
+    ("Q25267", "degree Celsius", "temperature", 1.0, 273.15, ("°C", "℃", "° C", "ºC"),
+     ("celsius", "centigrade", "degree centigrade")),
     ("Q42289", "degree Fahrenheit", "temperature", _F, 273.15 - 32 * _F, ("°F", "℉", "° F", "ºF"), ("fahrenheit",)),
     ("Q11579", "kelvin", "temperature", 1.0, 0, ("K",), ()),
     # speed (metre per second)
-    ("Q180154", "kilometre per hour", "speed", 1 / 3.6, 0, ("km/h", "kph", "kmh", "km h−1", "km/hr"), ("kilometre an hour",)),
+    ("Q180154", "kilometre per hour", "speed", 1 / 3.6, 0, ("km/h", "kph", "kmh", "km h−1", "km/hr"),
+     ("kilometre an hour",)),
     ("Q182429", "metre per second", "speed", 1.0, 0, ("m/s",), ()),
     ("Q211256", "mile per hour", "speed", 0.44704, 0, ("mph",), ("mile an hour",)),
     ("Q128822", "knot", "speed", 1852 / 3600, 0, ("kn", "kt"), ()),
@@ -104,7 +109,8 @@ _TABLE: tuple[tuple, ...] = (
     ("Q79738", "gigabyte", "data", 1e9, 0, ("GB",), ()),
     ("Q79741", "terabyte", "data", 1e12, 0, ("TB",), ()),
     # currencies: one dimension each
-    ("Q4917", "United States dollar", "", 1.0, 0, ("$", "US$", "USD", "U.S.$"), ("US dollar", "U.S. dollar", "dollar", "American dollar")),
+    ("Q4917", "United States dollar", "", 1.0, 0, ("$", "US$", "USD", "U.S.$"),
+     ("US dollar", "U.S. dollar", "dollar", "American dollar")),
     ("Q4916", "euro", "", 1.0, 0, ("€", "EUR"), ()),
     ("Q25224", "pound sterling", "", 1.0, 0, ("£", "GBP"), ("British pound", "pounds sterling")),
     ("Q8146", "Japanese yen", "", 1.0, 0, ("¥", "JPY"), ("yen",)),
@@ -187,10 +193,17 @@ def _build_indexes() -> tuple[dict[str, Unit], dict[str, Unit]]:
 _BY_SYMBOL, _BY_NAME = _build_indexes()
 
 
-def unit_by_id(qid: str | None) -> Unit | None:
-    if not qid:
+def _plain_id(unit_id: str | None) -> str | None:
+    """"Q712226" from an id or entity URI; None for Wikidata's dimensionless unit "1" (Q199)."""
+    if unit_id is None:
         return None
-    return UNITS.get(qid.rsplit("/", 1)[-1])
+    unit_id = unit_id.rsplit("/", 1)[-1]
+    return None if unit_id in ("1", "Q199", "") else unit_id
+
+
+def unit_by_id(qid: str | None) -> Unit | None:
+    qid = _plain_id(qid)
+    return UNITS.get(qid) if qid else None
 
 
 @lru_cache(maxsize=8192)
@@ -203,9 +216,30 @@ def unit_for_text(text: str) -> Unit | None:
     return unit or _BY_NAME.get(normalise_unit_text(text))
 
 
+_UNIT_TOKEN = re.compile(r"(?:\s+|-?)([^\s,;:()\[\]\"'!?]+)")
+
+
+def unit_at(text: str, pos: int, max_words: int = 4) -> tuple[int, int, Unit] | None:
+    """The longest known unit written right after `pos` in running text: (start, end, unit) or None."""
+    tokens, p = [], pos
+    for _ in range(max_words):
+        m = _UNIT_TOKEN.match(text, p)
+        if not m:
+            break
+        tokens.append((m.start(1), m.end(1)))
+        p = m.end()
+    for k in range(len(tokens), 0, -1):
+        start, end = tokens[0][0], tokens[k - 1][1]
+        for stop in (end - 1, end) if text[end - 1] == "." else (end,):  # "km." ends a sentence
+            unit = unit_for_text(text[start:stop])
+            if unit:
+                return start, stop, unit
+    return None
+
+
 def dimension_of(unit_id: str | None) -> str | None:
     """The dimension of a unit id; None (Wikidata's "1") is dimensionless; unknown ids give None."""
-    if unit_id is None or unit_id in ("1", "Q199"):
+    if _plain_id(unit_id) is None:
         return DIMENSIONLESS
     unit = unit_by_id(unit_id)
     return unit.dimension if unit else None
@@ -213,6 +247,7 @@ def dimension_of(unit_id: str | None) -> str | None:
 
 def convert(amount: float, from_unit_id: str | None, to_unit_id: str | None) -> float | None:
     """`amount` in `from_unit_id` expressed in `to_unit_id`; None across dimensions or for unknown ids."""
+    from_unit_id, to_unit_id = _plain_id(from_unit_id), _plain_id(to_unit_id)
     if from_unit_id == to_unit_id:
         return amount
     source, target = unit_by_id(from_unit_id), unit_by_id(to_unit_id)
@@ -227,6 +262,7 @@ def convert(amount: float, from_unit_id: str | None, to_unit_id: str | None) -> 
 
 def scale_between(from_unit_id: str | None, to_unit_id: str | None) -> float | None:
     """How a difference (not a point) scales between two units: °C→°F is 1.8, km→m is 1000."""
+    from_unit_id, to_unit_id = _plain_id(from_unit_id), _plain_id(to_unit_id)
     if from_unit_id == to_unit_id:
         return 1.0
     source, target = unit_by_id(from_unit_id), unit_by_id(to_unit_id)

@@ -1,0 +1,546 @@
+"""Read claim files (JSONL, CSV, TSV, N-Triples as LLMs write them) into Claims.
+
+Every line that is not blank, a `#` comment or a Markdown fence (```) becomes exactly one
+Claim or BadClaim, in file order: a bad line is reported, never raised, never dropped.
+Reading streams, so memory stays flat however long the file, with two exceptions: the
+explicit ids seen so far are remembered (to rename a repeat `id#2`), and a JSON-array
+file (`[...]`) is parsed whole.
+"""
+from __future__ import annotations
+
+import csv
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from itertools import chain
+from pathlib import Path
+from urllib.parse import unquote
+
+import orjson
+
+from index.text import split_identifier
+from verifier.errors import VerifierError
+from verifier.model import BadClaim, Claim
+
+FORMATS = ("jsonl", "csv", "tsv", "nt")
+RAW_CHARS = 200
+_SUFFIX_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv", ".tsv": "tsv",
+                   ".tab": "tsv", ".nt": "nt", ".ntriples": "nt", ".ttl-lines": "nt", ".ttl": "nt"}
+_BOM = b"\xef\xbb\xbf"
+NumberedLines = Iterable[tuple[int, bytes]]
+
+
+def _claim(id, subject, predicate, object, subject_id, property_id, object_id, qualifiers, kind, source_line):
+    """Claim(...) without the frozen dataclass's per-field __setattr__: twice as fast, same object."""
+    claim = object_new(Claim)
+    claim.__dict__.update({"id": id, "subject": subject, "predicate": predicate, "object": object,
+                           "subject_id": subject_id, "property_id": property_id, "object_id": object_id,
+                           "qualifiers": qualifiers, "kind": kind, "source_line": source_line})
+    return claim
+
+
+object_new = object.__new__
+if hasattr(Claim, "__slots__") or hasattr(Claim, "__post_init__"):  # the shortcut needs a plain __dict__
+    _claim = Claim  # noqa: F811
+
+# ---------------------------------------------------------------- dict claims (JSONL, CSV rows, HTTP API)
+
+_SUBJECT_KEYS = ("subject", "s", "sub_label")
+_PREDICATE_KEYS = ("predicate", "p", "rel_label", "property", "relation")
+_OBJECT_KEYS = ("object", "o", "obj_label", "value")
+_SUBJECT_ID_KEYS = ("subject_id", "sub")  # sub/rel/obj: Text2KGBench's id fields
+_PROPERTY_ID_KEYS = ("property_id", "rel")
+_OBJECT_ID_KEYS = ("object_id", "obj")
+_KINDS = {"entity": "entity", "item": "entity", "wikibase-item": "entity", "date": "date", "time": "date",
+          "quantity": "quantity", "number": "quantity", "string": "string", "text": "string",
+          "monolingualtext": "string"}
+_WIKIDATA_ID = re.compile(
+    r"<?(?:https?://(?:www\.|m\.)?wikidata\.org/(?:entity/|wiki/(?:Property:)?"
+    r"|prop/(?:direct/|direct-normalized/|statement/|qualifier/|reference/)?)"
+    r"|(?:wd|wdt|wdtn|p|ps|pq|pr|wkd|wkp|wikidata):)?([QqPp][1-9][0-9]*)>?")
+_MAY_BE_ID = frozenset("QqPp<hwk")  # cheap tests before the regex: most text is not an id
+_ID_LAST = frozenset("0123456789>")
+
+
+def wikidata_id(text: str) -> str | None:
+    """'Q42', 'wd:Q42', 'wdt:P569', '<http://www.wikidata.org/entity/Q42>' -> the bare id, else None."""
+    if text[:1] in ("Q", "P") and text[1:].isdigit() and text.isascii() and text[1] != "0":
+        return text
+    if not text or text[0] not in _MAY_BE_ID or text[-1] not in _ID_LAST:
+        return None
+    m = _WIKIDATA_ID.fullmatch(text)
+    return m[1].upper() if m else None
+
+
+def _json_type(value: object) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "boolean"}.get(type(value), type(value).__name__)
+
+
+def _scalar_text(value: object, what: str) -> str:
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
+    if value is None:
+        return ""
+    raise VerifierError(f"{what} must be text, got a JSON {_json_type(value)}")
+
+
+def _text(obj: dict, keys: tuple[str, ...]) -> str:
+    for key in keys:
+        text = _scalar_text(obj.get(key), key)
+        if text:
+            return text
+    return ""
+
+
+def _given_id(obj: dict, id_keys: tuple[str, ...], letters: str) -> str | None:
+    for key in id_keys:
+        value = obj.get(key)
+        if value is not None and value != "":
+            found = wikidata_id(value.strip()) if type(value) is str else None
+            if found is None or found[0] not in letters:
+                raise VerifierError(f"{key} {value!r} is not a Wikidata id like {letters[0]}42")
+            return found
+    return None
+
+
+def _role(obj: dict, keys: tuple[str, ...], id_keys: tuple[str, ...], letters: str) -> tuple[str, str | None]:
+    """(text, id) of a subject/predicate/object. An id written as text ('Q42', 'wdt:P19') also fills the id."""
+    text = obj.get(keys[0])
+    if type(text) is not str or not (text := text.strip()):
+        text = _text(obj, keys)
+    given = obj.get(id_keys[0])  # fast path: a bare id in the main id field
+    if not (type(given) is str and given[:1] in letters and given[1:].isdigit() and given.isascii()):
+        given = _given_id(obj, id_keys, letters)
+    if text and text[0] in _MAY_BE_ID and text[-1] in _ID_LAST:
+        found = wikidata_id(text)
+        if found and found[0] in letters:
+            return found, given or found
+    return text or given or "", given
+
+
+def _qualifiers(value: object) -> tuple[tuple[str, str], ...]:
+    if value is None or value == "":
+        return ()
+    if isinstance(value, str):  # CSV/TSV cells carry qualifiers as JSON text
+        try:
+            value = orjson.loads(value)
+        except orjson.JSONDecodeError as e:
+            raise VerifierError(f"qualifiers is not valid JSON: {e}") from None
+    items = list(value.items()) if isinstance(value, dict) else value
+    if not isinstance(items, list):
+        raise VerifierError(f"qualifiers must be a list, got a JSON {_json_type(items)}")
+    pairs = []
+    for n, item in enumerate(items, 1):
+        if isinstance(item, dict):
+            pair = (_text(item, ("predicate", "property", "p")), _text(item, ("object", "value", "o")))
+        elif isinstance(item, (list, tuple)) and len(item) == 2:
+            pair = (_scalar_text(item[0], f"qualifier {n}"), _scalar_text(item[1], f"qualifier {n}"))
+        else:
+            raise VerifierError(f"qualifier {n} must be {{predicate, object}} or [predicate, object]")
+        if not pair[0] or not pair[1]:
+            raise VerifierError(f"qualifier {n} has an empty predicate or object")
+        pairs.append(pair)
+    return tuple(pairs)
+
+
+def parse_claim_dict(obj: dict, line: int) -> Claim:
+    """One claim from a JSON object or CSV row: s/p/o or subject/predicate/object, ids, qualifiers, kind."""
+    if type(obj) is not dict:
+        raise VerifierError(f"a claim must be a JSON object, got a JSON {_json_type(obj)}")
+    subject, subject_id = _role(obj, _SUBJECT_KEYS, _SUBJECT_ID_KEYS, "QP")
+    predicate, property_id = _role(obj, _PREDICATE_KEYS, _PROPERTY_ID_KEYS, "P")
+    object_, object_id = _role(obj, _OBJECT_KEYS, _OBJECT_ID_KEYS, "QP")
+    if not (subject and predicate and object_):
+        missing = [name for name, text in (("subject", subject), ("predicate", predicate), ("object", object_))
+                   if not text]
+        raise VerifierError(f"missing or empty {' and '.join(missing)} (keys found: "
+                            f"{', '.join(sorted(map(str, obj)))[:120] or 'none'}); give subject/predicate/object")
+    kind = obj.get("kind")
+    if kind is None or kind == "":
+        kind = "entity" if object_id and object_id[0] == "Q" else None
+    elif (kind := _KINDS.get(kind) or _KINDS.get(str(kind).strip().lower())) is None:
+        raise VerifierError(f"unknown kind {obj['kind']!r}: expected entity, date, quantity or string")
+    claim_id = obj.get("id")
+    claim_id = (claim_id.strip() if type(claim_id) is str else _scalar_text(claim_id, "id")) or f"line-{line}"
+    qualifiers = obj.get("qualifiers")
+    return _claim(claim_id, subject, predicate, object_, subject_id, property_id, object_id,
+                  _qualifiers(qualifiers) if qualifiers else (), kind, line)
+
+
+def _bad(line: int, error: str, raw: bytes | str, obj: object = None) -> BadClaim:
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf-8", "replace")
+    given = obj.get("id") if isinstance(obj, dict) else None
+    claim_id = str(given).strip() if isinstance(given, (str, int)) and str(given).strip() else f"line-{line}"
+    return BadClaim(id=claim_id, line=line, error=error, raw=raw.strip()[:RAW_CHARS])
+
+
+def _skipped(stripped: bytes) -> bool:
+    """Blank lines, `#` comments and Markdown code fences are not claims."""
+    return not stripped or stripped[:1] == b"#" or stripped[:3] == b"```"
+
+
+def _read_jsonl(lines: NumberedLines, first: bytes) -> Iterator[Claim | BadClaim]:
+    if first.lstrip()[:1] == b"[":  # a JSON array file rather than one object a line
+        kept = list(lines)
+        try:
+            items = orjson.loads(b"".join(line for _, line in kept))
+        except orjson.JSONDecodeError:
+            items = None  # not one array after all: read it line by line
+        if isinstance(items, list):
+            for n, item in enumerate(items, 1):
+                try:
+                    yield parse_claim_dict(item, n)
+                except VerifierError as e:
+                    yield _bad(n, f"item {n}: {e}", orjson.dumps(item), item)
+            return
+        lines = kept
+    loads = orjson.loads
+    for number, line in lines:
+        stripped = line.strip()
+        if not stripped or stripped[0] == 35 or stripped[:3] == b"```":  # blank, '#' comment, fence
+            continue
+        try:
+            obj = loads(stripped)
+        except orjson.JSONDecodeError as e:
+            yield _bad(number, f"invalid JSON: {e}", line)
+            continue
+        try:
+            yield parse_claim_dict(obj, number)
+        except VerifierError as e:
+            yield _bad(number, str(e), line, obj)
+
+
+# ---------------------------------------------------------------- CSV / TSV with a header row
+
+_NEEDED_COLUMNS = (("subject", "s", "subject_id"), ("predicate", "p", "property_id"), ("object", "o", "object_id"))
+
+
+def _read_delimited(lines: NumberedLines, delimiter: str, name: str) -> Iterator[Claim | BadClaim]:
+    """Checks the header now (a wrong header is one error for the file), then yields a generator of rows."""
+    raw_lines: list[str] = []  # the physical lines of the row being read, for BadClaim.raw
+
+    def text_lines() -> Iterator[str]:
+        for _, line in lines:
+            text = line.decode("utf-8", "surrogateescape")  # bad bytes survive, to be reported per row
+            raw_lines.append(text)
+            yield text
+
+    csv.field_size_limit(1 << 24)
+    reader = csv.reader(text_lines(), delimiter=delimiter)
+    header: list[str] = []
+    try:
+        for row in reader:
+            if any(cell.strip() for cell in row) and not row[0].lstrip().startswith("#"):
+                header = [cell.strip().lstrip("\ufeff").lower() for cell in row]
+                break
+    except csv.Error as e:
+        raise VerifierError(f"cannot read the header of {name}: {e}") from None
+    missing = [group[0] for group in _NEEDED_COLUMNS if not any(column in header for column in group)]
+    if missing:
+        raise VerifierError(f"wrong columns in {name}: found {', '.join(header)[:200] or 'none'}; need "
+                            f"subject, predicate, object (or s, p, o); missing {', '.join(missing)}")
+    return _rows(reader, header, raw_lines)
+
+
+def _rows(reader, header: list[str], raw_lines: list[str]) -> Iterator[Claim | BadClaim]:
+    row_start = reader.line_num + 1
+    raw_lines.clear()
+    while True:
+        try:
+            row = next(reader)
+            error = None
+        except StopIteration:
+            return
+        except csv.Error as e:
+            row, error = None, f"unreadable row: {e}"
+        raw = "".join(raw_lines)
+        raw_lines.clear()
+        line, row_start = row_start, reader.line_num + 1
+        if row is not None and (not any(cell.strip() for cell in row) or row[0].lstrip().startswith("#")):
+            continue
+        try:
+            raw.encode("utf-8")
+        except UnicodeEncodeError:
+            error = "not valid UTF-8"
+        if error is None and len(row) != len(header):
+            error = f"expected {len(header)} fields ({', '.join(header)}), found {len(row)}"
+        if error is not None:
+            yield _bad(line, error, raw.encode("utf-8", "surrogateescape"))
+            continue
+        try:
+            yield parse_claim_dict(dict(zip(header, row)), line)
+        except VerifierError as e:
+            yield _bad(line, str(e), raw, dict(zip(header, row)))
+
+
+# ---------------------------------------------------------------- N-Triples as LLMs write them
+
+_TERM = re.compile(r"""
+  (?P<iri><[^<>"{}|^`\\\s]*>)
+| (?P<lit>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')
+  (?:@(?P<lang>[A-Za-z]+(?:-[A-Za-z0-9]+)*)|\^\^(?P<dt><[^<>"\s]*>|(?:[A-Za-z][\w-]*)?:[\w.-]*[\w-]))?
+| (?P<bnode>_:\S*)
+| (?P<dot>\.)(?=\s|\#|$)
+| (?P<comment>\#.*)
+| (?P<num>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)(?=[\s.]|$)
+| (?P<bool>true|false)(?=[\s.]|$)
+| (?P<a>a)(?=\s)
+| (?P<name>(?:[A-Za-z][\w.-]*)?:[^\s<>"]*)
+""", re.X)
+_SPACE = re.compile(r"\s*")
+_DIRECTIVE = re.compile(r"(?i)(@?prefix|@?base)\s")
+_PREFIX = re.compile(r"(?i)@?prefix\s+((?:[A-Za-z][\w.-]*)?):\s*<([^<>\s]*)>\s*\.?\s*(?:#.*)?")
+_BASE = re.compile(r"(?i)@?base\s+<[^<>\s]*>\s*\.?\s*(?:#.*)?")
+_ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
+_SIMPLE_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "b": "\b", "f": "\f"}
+_PAGE_NAME = re.compile(r"https?://[^/]+/(?:resource|page|wiki)/(.+)")  # DBpedia/Wikipedia names may hold '/'
+_DATE_TYPES = frozenset({"date", "datetime", "datetimestamp", "gyear", "gyearmonth"})
+_NUMBER_TYPES = frozenset({"integer", "int", "long", "short", "byte", "decimal", "double", "float",
+                           "nonnegativeinteger", "positiveinteger", "negativeinteger", "nonpositiveinteger",
+                           "unsignedint", "unsignedlong", "unsignedshort", "unsignedbyte"})
+_PLAIN_TYPES = ("xmlschema#", "xsd:", "rdf-syntax-ns#", "rdf:")
+
+
+class _LineError(ValueError):
+    pass
+
+
+def _unescape(body: str) -> str:
+    if "\\" not in body:
+        return body
+
+    def one(m: re.Match) -> str:
+        code = m[1]
+        if len(code) > 1:  # \uXXXX or \UXXXXXXXX
+            if int(code[1:], 16) > 0x10FFFF:
+                raise _LineError(f"bad escape \\{code}")
+            return chr(int(code[1:], 16))
+        return _SIMPLE_ESCAPES.get(code, code)
+
+    text = _ESCAPE.sub(one, body)
+    try:  # JSON-style surrogate pairs (\ud83d\ude00) become one character; a lone half is an error
+        return text.encode("utf-16", "surrogatepass").decode("utf-16")
+    except UnicodeDecodeError:
+        raise _LineError("bad \\u escape (lone surrogate)") from None
+
+
+def _name_text(local: str, is_predicate: bool) -> str:
+    """GPToLODS's URI-to-text: URL-decode, '_' -> ' '; predicates also split camelCase, lower-cased."""
+    words = unquote(local)
+    if is_predicate:
+        return split_identifier(words).lower()
+    return " ".join(words.replace("_", " ").split())
+
+
+def _iri_term(iri: str, is_predicate: bool) -> tuple[str, str | None, str | None]:
+    found = wikidata_id(iri)
+    if found:
+        return found, found, "entity"
+    page = _PAGE_NAME.match(iri)
+    local = page[1] if page else re.split(r"[/#]", iri.rstrip("/#"))[-1]
+    return _name_text(local, is_predicate), None, "entity"
+
+
+def _literal_kind(value: str, datatype: str) -> tuple[str, str | None]:
+    local = re.split(r"[/#:]", datatype.strip("<>"))[-1]
+    if local.lower() in _DATE_TYPES:
+        return value, "date"
+    if local.lower() in _NUMBER_TYPES:
+        return value, "quantity"
+    if any(marker in datatype.lower() for marker in _PLAIN_TYPES):
+        return value, None
+    try:  # other datatypes are units ("311"^^dbt:squareKilometre): keep the unit as words
+        float(value)
+    except ValueError:
+        return value, None
+    return f"{value} {split_identifier(local).lower()}", "quantity"
+
+
+def _nt_term(m: re.Match, is_predicate: bool, prefixes: dict[str, str]) -> tuple[str, str | None, str | None]:
+    if m["name"] is not None:
+        prefix, _, local = m["name"].partition(":")
+        if prefix.lower() in ("http", "https"):  # an IRI written without <>
+            return _iri_term(m["name"], is_predicate)
+        if prefix in prefixes:
+            return _iri_term(prefixes[prefix] + local, is_predicate)
+        found = wikidata_id(m["name"])
+        return (found, found, "entity") if found else (_name_text(local, is_predicate), None, "entity")
+    if m["iri"] is not None:
+        return _iri_term(m["iri"][1:-1], is_predicate)
+    if m["lit"] is not None:
+        value = _unescape(m["lit"][1:-1]).strip()
+        if m["dt"]:
+            text, kind = _literal_kind(value, m["dt"])
+            return text, None, kind
+        return value, None, None
+    if m["num"] is not None:
+        return m["num"], None, "quantity"
+    if m["a"] is not None:
+        return "type", None, "entity"
+    if m["bool"] is not None:
+        return m["bool"], None, None
+    raise _LineError(f"blank node {m['bnode']} cannot be checked: name the resource")
+
+
+def _tokens(text: str) -> list[re.Match]:
+    terms: list[re.Match] = []
+    ended = False
+    pos = _SPACE.match(text).end()
+    while pos < len(text):
+        m = _TERM.match(text, pos)
+        if m is None:
+            rest = text[pos:pos + 40]
+            if rest[0] == '"' or rest[0] == "'":
+                raise _LineError(f"unterminated literal: {rest}")
+            if rest[0] == "<":
+                raise _LineError(f"malformed IRI (missing '>' or a space inside): {rest}")
+            if rest[0] in ",;":
+                raise _LineError(f"'{rest[0]}' lists are not supported: write one triple per line")
+            raise _LineError(f"unexpected text: {rest}")
+        if m["comment"] is not None:
+            break
+        if ended:
+            raise _LineError(f"text after the final '.': {text[pos:pos + 40]}")
+        if m["dot"] is not None:
+            ended = True
+        else:
+            terms.append(m)
+        pos = _SPACE.match(text, m.end()).end()
+    last = terms[-1] if terms else None
+    if not ended and last is not None and last.group()[-1] == "." and (last["name"] or last["num"]):
+        terms[-1] = _TERM.match(text, last.start(), last.end() - 1)  # 'dbr:Cambridge.': the statement's dot
+    if len(terms) != 3:
+        raise _LineError(f"expected subject, predicate and object, found {len(terms)} term"
+                         f"{'' if len(terms) == 1 else 's'}{' (one triple per line)' if len(terms) > 3 else ''}")
+    return terms
+
+
+def _triple(text: str, line: int, prefixes: dict[str, str]) -> Claim:
+    terms = _tokens(text)
+    parts = [list(_nt_term(m, i == 1, prefixes)) for i, m in enumerate(terms)]
+    for role, part in zip(("subject", "predicate", "object"), parts):
+        if not part[0]:
+            raise _LineError(f"empty {role}")
+    (subject, subject_id, _), (predicate, property_id, _), (object_, object_id, kind) = parts
+    property_id = property_id if property_id and property_id[0] == "P" else None
+    return _claim(f"line-{line}", subject, predicate, object_, subject_id, property_id, object_id, (), kind, line)
+
+
+def _read_nt(lines: NumberedLines) -> Iterator[Claim | BadClaim]:
+    prefixes: dict[str, str] = {}
+    for number, line in lines:
+        stripped = line.strip()
+        if _skipped(stripped):
+            continue
+        try:
+            text = stripped.decode("utf-8")
+            if _DIRECTIVE.match(text):
+                declared = _PREFIX.fullmatch(text)
+                if declared:
+                    prefixes[declared[1]] = declared[2]
+                elif not _BASE.fullmatch(text):
+                    raise _LineError("malformed @prefix/@base declaration")
+                continue
+            yield _triple(text, number, prefixes)
+        except UnicodeDecodeError:
+            yield _bad(number, "not valid UTF-8", line)
+        except _LineError as e:
+            yield _bad(number, str(e), line)
+
+
+# ---------------------------------------------------------------- opening, format detection, ids
+
+def _format_from_content(first: bytes, name: str) -> str:
+    text = first.decode("utf-8", "replace").strip()
+    if text[:1] in ("{", "["):
+        return "jsonl"
+    if text[:1] == "<" or text.startswith("_:") or _DIRECTIVE.match(text) or re.match(r"[A-Za-z][\w.-]*:\S", text):
+        return "nt"
+    if "\t" in text:
+        return "tsv"
+    if "," in text:
+        return "csv"
+    raise VerifierError(f"cannot tell the format of {name}: name it .jsonl/.csv/.tsv/.nt or give the format "
+                        f"({', '.join(FORMATS)})")
+
+
+def _open(path: str):
+    if path == "-":
+        return sys.stdin.buffer
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise VerifierError(f"no such claims file: {path}") from None
+    except IsADirectoryError:
+        raise VerifierError(f"claims file is a directory: {path}") from None
+    except OSError as e:
+        raise VerifierError(f"cannot read claims file {path}: {e.strerror}") from None
+
+
+def _unique_ids(items: Iterator[Claim | BadClaim], stream) -> Iterator[Claim | BadClaim]:
+    """A repeated id becomes id#2, id#3... Default 'line-<n>' ids are unique already and not remembered."""
+    seen: set[str] = set()
+    repeats: dict[str, int] = {}
+    try:
+        for item in items:
+            claim_id = item.id
+            if claim_id in seen:
+                n = repeats.get(claim_id, 1)
+                while f"{claim_id}#{n}" in seen or n == 1:
+                    n += 1
+                repeats[claim_id] = n
+                item = replace(item, id=f"{claim_id}#{n}")
+                seen.add(item.id)
+            elif claim_id[:5] != "line-" or claim_id != f"line-{getattr(item, 'source_line', None) or item.line}":
+                seen.add(claim_id)
+            yield item
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+
+
+def read_claims(path: str, fmt: str | None = None) -> Iterator[Claim | BadClaim]:
+    """Claims from a file ('-' = stdin), one Claim or BadClaim per claim line, streamed in file order.
+
+    `fmt` is one of FORMATS, or None to go by the extension and then by the first line.
+    Raises VerifierError only for the file as a whole (missing, unknown format, wrong CSV columns).
+    """
+    if fmt is not None and fmt.lower() not in FORMATS:
+        raise VerifierError(f"unknown claims format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    name = "stdin" if path == "-" else path
+    stream = _open(path)
+    try:
+        lines = enumerate(stream, 1)
+        head: list[tuple[int, bytes]] = []
+        first = b""
+        for number, line in lines:
+            if number == 1 and line.startswith(_BOM):
+                line = line[len(_BOM):]
+            head.append((number, line))
+            if not _skipped(line.strip()):
+                first = line
+                break
+        if not first:  # nothing but blanks and comments: no claims
+            return _unique_ids(iter(()), stream)
+        suffix = "".join(Path(path).suffixes[-1:]).lower() if path != "-" else ""
+        fmt = (fmt or "").lower() or _SUFFIX_FORMATS.get(suffix) or _format_from_content(first, name)
+        numbered = chain(head, lines)
+        if fmt == "jsonl":
+            items = _read_jsonl(numbered, first)
+        elif fmt == "nt":
+            items = _read_nt(numbered)
+        else:
+            items = _read_delimited(numbered, "," if fmt == "csv" else "\t", name)
+    except BaseException:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+        raise
+    return _unique_ids(items, stream)
