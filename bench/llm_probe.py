@@ -1,6 +1,6 @@
 """Probe the local LLM extractor on Text2KGBench sentences: latency and entity recall.
 
-    python bench/llm_probe.py [--n 50] [--model path.gguf] [--max-triples 4]
+    python bench/llm_probe.py [--n 50] [--model path.gguf] [--max-triples 3] [--threads N]
 
 Prints per-sentence latency p50/p99 and how often both gold labels
 (sub_label, obj_label) appear among the extracted subject/object strings:
@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from verifier.llm import LLM, load_llm  # noqa: E402
+from verifier.llm import LLM, LlamaCppLLM, default_model_path  # noqa: E402
 from verifier.llm_extract import extract_triples_per_sentence, normalise  # noqa: E402
 
 DEFAULT_DATA = (Path(__file__).resolve().parents[2] / "shared" / "bench"
@@ -59,13 +59,14 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--n", type=int, default=50)
     parser.add_argument("--model", default=None)
-    parser.add_argument("--max-triples", type=int, default=4)
+    parser.add_argument("--max-triples", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=None, help="llama.cpp threads")
     parser.add_argument("--show", action="store_true", help="print each sentence's triples")
     args = parser.parse_args()
 
     rows = [json.loads(line) for line in args.data.open(encoding="utf-8")][:args.n]
     started = time.perf_counter()
-    llm = TimedLLM(load_llm(args.model))
+    llm = TimedLLM(LlamaCppLLM(args.model or default_model_path(), n_threads=args.threads))
     load_seconds = time.perf_counter() - started
     # Warm-up call: the first generation also evaluates the shared prompt prefix.
     extract_triples_per_sentence(llm, ["Warm-up sentence about Paris."], args.max_triples)
@@ -83,7 +84,7 @@ def main() -> None:
                 print(f"    {t.subject} | {t.predicate} | {t.object} {list(t.qualifiers) or ''}")
 
     n = len(rows)
-    print(f"model load {load_seconds:.2f}s; sentences {n}; triples {sum(map(len, results))} "
+    print(f"{args.data.name}: threads {llm.inner.n_threads}; model load {load_seconds:.2f}s; sentences {n}; triples {sum(map(len, results))} "
           f"(empty results {sum(not r for r in results)})")
     print(f"latency per sentence: p50 {statistics.median(llm.seconds):.2f}s "
           f"p99 {_percentile(llm.seconds, 0.99):.2f}s max {max(llm.seconds):.2f}s")

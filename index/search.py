@@ -11,7 +11,6 @@ import os
 import re
 import threading
 from collections import defaultdict
-from functools import lru_cache
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -41,6 +40,7 @@ class Searcher:
         self._entity_index = None
         self._entity_texts: list[str] | None = None
         self._props_loaded = False
+        self._vector_cache: dict[str, np.ndarray] = {}
         vectors_dir = os.path.join(kg.directory, VECTORS_DIR)
         self.vectors_dir = vectors_dir if os.path.isdir(vectors_dir) else None
         check_index_compatible(kg.manifest, embedder.name if embedder is not None else None)
@@ -92,9 +92,21 @@ class Searcher:
                                            table.column("kind").to_pylist()))
             self._props_loaded = True
 
-    @lru_cache(maxsize=50_000)
-    def _query_vector(self, text: str) -> np.ndarray:
-        return self.embedder.encode([text])[0]
+    def prime_vectors(self, texts) -> None:
+        """Encode many query texts in one batch (bulk mode); later searches find them cached."""
+        missing = sorted({t for t in texts if t and t not in self._vector_cache})
+        if missing:
+            for text, vec in zip(missing, self.embedder.encode(missing)):
+                self._vector_cache[text] = vec
+            if len(self._vector_cache) > 200_000:  # bounded memory for endless streams
+                self._vector_cache.clear()
+
+    def query_vector(self, text: str) -> np.ndarray:
+        vec = self._vector_cache.get(text)
+        if vec is None:
+            self.prime_vectors([text])
+            vec = self._vector_cache[text]
+        return vec
 
     # -- entities -------------------------------------------------------------------------------
     def entities(self, text: str, k: int = 5, vectors: bool | None = None) -> list[Candidate]:
@@ -133,6 +145,8 @@ class Searcher:
                 unmatched.append(text)
         info = self._entity_info({eid for ranked in ranked_by_text.values() for eid, _ in ranked})
         out = {text: self._candidates(ranked, info) for text, ranked in ranked_by_text.items()}
+        if unmatched and self.vectors_dir:
+            self.prime_vectors([queries[t] for t in unmatched])
         for text in unmatched:
             out[text] = self.entities(text, k)
         return out
@@ -154,7 +168,7 @@ class Searcher:
                 best[eid] = (score, how, matched)
 
     def _vector_hits(self, query: str, k: int):
-        vec = self._query_vector(query)
+        vec = self.query_vector(query)
         scores, rows = self._entity_index.search(vec.reshape(1, -1), max(k * 2, 10))
         hits = [(self._entity_texts[r], float(s)) for r, s in zip(rows[0], scores[0]) if r >= 0]
         if not hits:
@@ -196,7 +210,7 @@ class Searcher:
             if pid not in best or score > best[pid][0]:
                 best[pid] = (score, how, matched)
         if vectors and self._prop_index is not None:
-            vec = self._query_vector(query)
+            vec = self.query_vector(query)
             scores, rows = self._prop_index.search(vec.reshape(1, -1), max(k * 4, 20))
             for r, cos in zip(rows[0], scores[0]):
                 if r < 0:

@@ -13,11 +13,16 @@ from .dump import Chunk
 from .rows import TABLE_COLUMNS, RowBuffers, SkipEntity, entity_rows
 from .values import BadValue
 
-FLUSH_ROWS = 250_000  # rows buffered per worker before a part file is written; bounds memory
+# Rows buffered by ALL workers together before part files are written (~500 bytes a row in
+# Python tuples): each worker flushes at ROW_BUDGET / workers rows, so memory does not grow
+# with the worker count or the dump size.
+ROW_BUDGET = 600_000
+MIN_FLUSH_ROWS = 20_000
 _ARROW_TYPES = {"string": pa.string(), "int8": pa.int8(), "int32": pa.int32(), "float64": pa.float64()}
 SCHEMAS = {
     name: pa.schema([(col, _ARROW_TYPES[kind]) for col, kind in cols]) for name, cols in TABLE_COLUMNS.items()
 }
+_STRUCTS = {name: pa.struct(list(schema)) for name, schema in SCHEMAS.items()}
 
 
 @dataclass
@@ -50,34 +55,34 @@ class ChunkStats:
 
 
 def rows_to_table(name: str, rows: list) -> pa.Table:
+    """Row tuples -> Arrow table, converted in C++ as one struct array (no Python-level transpose)."""
     schema = SCHEMAS[name]
     if not rows:
         return schema.empty_table()
-    columns = list(zip(*rows))
-    return pa.Table.from_arrays(
-        [pa.array(col, type=f.type) for col, f in zip(columns, schema)], schema=schema
-    )
+    return pa.Table.from_struct_array(pa.array(rows, type=_STRUCTS[name]))
 
 
 class PartWriter:
     """Buffers rows and writes them as numbered Parquet part files of one worker."""
 
-    def __init__(self, parts_dir: str, worker: int):
+    def __init__(self, parts_dir: str, worker: int, flush_rows: int = ROW_BUDGET // 2):
         self.parts_dir = parts_dir
         self.worker = worker
+        self.flush_rows = max(MIN_FLUSH_ROWS, flush_rows)
         self.buffers = RowBuffers.empty()
         self.part = 0
 
     def maybe_flush(self) -> None:
-        if self.buffers.size() >= FLUSH_ROWS:
+        if self.buffers.size() >= self.flush_rows:
             self.flush()
 
     def flush(self) -> None:
         for name, rows in self.buffers.tables().items():
             if rows:
                 path = os.path.join(self.parts_dir, f"{name}-{self.worker:03d}-{self.part:06d}.parquet")
-                # Parts are re-read once by the final sort: fast compression is enough here.
-                pq.write_table(rows_to_table(name, rows), path, compression="lz4")
+                # Parts are read once by the final sort: cheap lz4, no dictionaries, no statistics.
+                pq.write_table(rows_to_table(name, rows), path, compression="lz4", use_dictionary=False,
+                               write_statistics=False)
         self.buffers = RowBuffers.empty()
         self.part += 1
 

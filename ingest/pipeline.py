@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import orjson
 
 from . import __version__
-from .convert import ChunkStats, PartWriter, convert_chunk
+from .convert import ROW_BUDGET, ChunkStats, PartWriter, convert_chunk
 from .dump import Chunk, DumpError, DumpReader, check_source
 from .writer import (ERRORS, MANIFEST, MANIFEST_KIND, SCHEMA_VERSION, IngestError, assemble_tables,
                      check_replaceable, merge_error_files, publish, staging_dir, write_json)
@@ -44,12 +44,27 @@ class IngestOptions:
         return self.workers or os.cpu_count() or 1
 
 
-def _worker_main(tasks, results, parts_dir: str, worker: int, languages: tuple[str, ...], parent: int) -> None:
+def _die_with_parent() -> None:
+    """Linux: the kernel kills this worker when the parent dies (kill -9 included). A worker blocked
+    reading a chunk the dead parent only half wrote would otherwise wait forever."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # elsewhere the getppid() check in the task loop is the fallback
+
+
+def _worker_main(tasks, results, parts_dir: str, worker: int, n_workers: int, languages: tuple[str, ...],
+                 parent: int) -> None:
+    _die_with_parent()
+    if os.getppid() != parent:
+        return
     # Ctrl-C is the parent's to handle: it stops the workers and removes the build.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # Entities and rows hold no reference cycles; the collector would only rescan the buffers.
+    # Entities and rows hold no reference cycles; the collector would only rescan the row buffers.
     gc.disable()
-    writer = PartWriter(parts_dir, worker)
+    writer = PartWriter(parts_dir, worker, ROW_BUDGET // n_workers)
     total = ChunkStats()
     try:
         with open(os.path.join(parts_dir, f"errors-{worker:03d}.jsonl"), "wb") as errors_out:
@@ -66,7 +81,9 @@ def _worker_main(tasks, results, parts_dir: str, worker: int, languages: tuple[s
                 stats = convert_chunk(chunk, languages, writer)
                 for err in stats.errors:
                     errors_out.write(orjson.dumps(err) + b"\n")
-                stats.errors = []
+                if stats.errors:
+                    stats.errors = []
+                    gc.collect()  # a caught exception leaves a frame/traceback cycle behind
                 results.put(("progress", worker, stats.entities))
                 total.merge(stats)
         writer.flush()
@@ -85,7 +102,10 @@ class _Progress:
         if not quiet and sys.stderr.isatty():
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total_bytes, unit="B", unit_scale=True, desc="ingest", file=sys.stderr)
+            # Some terminals (fresh ptys, containers) report a 0x0 size: tqdm would then print nothing.
+            size = shutil.get_terminal_size((100, 20))
+            self.bar = tqdm(total=total_bytes, unit="B", unit_scale=True, desc="ingest", file=sys.stderr,
+                            ncols=size.columns or 100, nrows=size.lines or 20)
 
     def update(self, bytes_done: int, entities: int) -> None:
         self.entities += entities
@@ -109,7 +129,7 @@ class _Workers:
         self.total = ChunkStats()
         self.done: set[int] = set()
         self.procs = [
-            ctx.Process(target=_worker_main, args=(self.tasks, self.results, parts_dir, i, languages, os.getpid()),
+            ctx.Process(target=_worker_main, args=(self.tasks, self.results, parts_dir, i, n, languages, os.getpid()),
                         daemon=True)
             for i in range(n)
         ]
@@ -131,23 +151,35 @@ class _Workers:
         """Handle the messages waiting (or the first one within `timeout`); raise if a worker died."""
         while True:
             try:
-                kind, worker, payload = self.results.get(timeout=timeout) if timeout else self.results.get_nowait()
+                message = self.results.get(timeout=timeout) if timeout else self.results.get_nowait()
             except queue.Empty:
                 self._check_alive()
                 return
             timeout = 0
-            if kind == "failed":
-                raise IngestError(f"worker {worker} failed: {payload}")
-            if kind == "done":
-                self.total.merge(payload)
-                self.done.add(worker)
-            elif self.progress is not None:
-                self.progress.update(self.bytes_read(), payload)
+            self._handle(*message)
+
+    def _handle(self, kind: str, worker: int, payload) -> None:
+        if kind == "failed":
+            raise IngestError(f"worker {worker} failed: {payload}")
+        if kind == "done":
+            self.total.merge(payload)
+            self.done.add(worker)
+        elif self.progress is not None:
+            self.progress.update(self.bytes_read(), payload)
 
     def _check_alive(self) -> None:
-        for i, p in enumerate(self.procs):
-            if i not in self.done and not p.is_alive():
-                raise IngestError(f"worker {i} died (exit code {p.exitcode}) before finishing")
+        dead = [i for i, p in enumerate(self.procs) if i not in self.done and not p.is_alive()]
+        if not dead:
+            return
+        # A worker that just finished has flushed its last messages before exiting: read them first.
+        while True:
+            try:
+                self._handle(*self.results.get_nowait())
+            except queue.Empty:
+                break
+        for i in dead:
+            if i not in self.done:
+                raise IngestError(f"worker {i} died (exit code {self.procs[i].exitcode}) before finishing")
 
     def finish(self) -> ChunkStats:
         for _ in self.procs:
@@ -208,10 +240,11 @@ def _read_dump(dump: str, parts_dir: str, opts: IngestOptions) -> _ReadResult:
                 for chunk in reader.chunks():
                     if budget is not None:
                         chunk, budget = _clip(chunk, budget)
-                        if chunk is None:
-                            limit_reached = True
-                            break
-                    workers.put(chunk)
+                        limit_reached = budget == 0
+                    if chunk is not None:
+                        workers.put(chunk)
+                    if limit_reached:
+                        break
                 stats = workers.finish()
             finally:
                 workers.progress.close()

@@ -101,6 +101,23 @@ def _list(value) -> list:
     raise BadValue(f"expected a list, got {type(value).__name__}")
 
 
+def _qualifier_rows(sid: str, eid: str, qualifiers, order, out: list) -> int:
+    n = 0
+    for q_prop, snak in ordered_snaks(qualifiers, order):
+        out.append((sid, eid, n, q_prop) + snak_columns(snak))
+        n += 1
+    return n
+
+
+def _reference_rows(sid: str, eid: str, references, out: list) -> int:
+    references = _list(references)
+    for r_order, ref in enumerate(references):
+        r_hash = checked_text(ref.get("hash"))
+        for s_order, (r_prop, snak) in enumerate(ordered_snaks(ref.get("snaks"), ref.get("snaks-order"))):
+            out.append((sid, eid, r_hash, r_order, s_order, r_prop) + snak_columns(snak))
+    return len(references)
+
+
 def entity_rows(entity: dict, languages: tuple[str, ...], out: RowBuffers) -> int:
     """Append the entity's rows to `out`; return its statement count.
 
@@ -127,28 +144,24 @@ def entity_rows(entity: dict, languages: tuple[str, ...], out: RowBuffers) -> in
             label_rows.append((eid, lang, checked_text(alias["value"]), "alias"))
 
     statement_rows, qualifier_rows, reference_rows = [], [], []
+    add_statement = statement_rows.append
     order = 0
     for prop, statements in claims.items():
-        for st in _list(statements):
+        if type(statements) is not list:
+            statements = _list(statements)
+        for st in statements:
             sid = st["id"]
             mainsnak = st["mainsnak"]
-            if type(sid) is not str or type(mainsnak) is not dict:
-                raise BadValue(f"statement of {eid} {prop} without id or mainsnak")
-            n_qual = 0
-            if st.get("qualifiers"):
-                for q_prop, snak in ordered_snaks(st["qualifiers"], st.get("qualifiers-order")):
-                    qualifier_rows.append((sid, eid, n_qual, q_prop) + snak_columns(snak))
-                    n_qual += 1
-            references = _list(st.get("references"))
-            for r_order, ref in enumerate(references):
-                r_hash = checked_text(ref.get("hash"))
-                for s_order, (r_prop, snak) in enumerate(ordered_snaks(ref.get("snaks"), ref.get("snaks-order"))):
-                    reference_rows.append((sid, eid, r_hash, r_order, s_order, r_prop) + snak_columns(snak))
             s_prop = mainsnak.get("property", prop)
             rank = st.get("rank", "normal")
-            if type(s_prop) is not str or type(rank) is not str:
-                raise BadValue(f"statement {sid} has a malformed property or rank")
-            statement_rows.append((sid, eid, s_prop, rank, order, n_qual, len(references)) + snak_columns(mainsnak))
+            if type(sid) is not str or type(s_prop) is not str or type(rank) is not str:
+                raise BadValue(f"statement of {eid} {prop} has a malformed id, property or rank")
+            qualifiers = st.get("qualifiers")
+            n_qual = _qualifier_rows(sid, eid, qualifiers, st.get("qualifiers-order"), qualifier_rows) \
+                if qualifiers else 0
+            references = st.get("references")
+            n_ref = _reference_rows(sid, eid, references, reference_rows) if references else 0
+            add_statement((sid, eid, s_prop, rank, order, n_qual, n_ref) + snak_columns(mainsnak))
             order += 1
 
     out.entities.append((

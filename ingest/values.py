@@ -149,7 +149,9 @@ def snak_columns(snak: dict) -> tuple:
         vtype = datavalue["type"]
         v = datavalue["value"]
         if vtype == "wikibase-entityid":
-            eid = entity_id_of(v)
+            eid = v.get("id")
+            if not eid or type(eid) is not str:
+                eid = entity_id_of(v)
             return ("value", vtype, datatype, eid, None, None, None, None, None, None, None, None,
                     None, None, None, None, None, None, None, None, eid)
         if vtype == "string":

@@ -11,7 +11,6 @@ import shutil
 import time
 
 import duckdb
-import pyarrow.parquet as pq
 
 from .convert import SCHEMAS
 from .rows import TABLES
@@ -46,25 +45,38 @@ def assemble_tables(build_dir: str, parts_dir: str, threads: int, memory_limit: 
     DuckDB sorts out of core (spilling to build_dir), so memory stays bounded
     whatever the dump size.
     """
+    try:
+        return _assemble(build_dir, parts_dir, threads, memory_limit)
+    except (duckdb.InterruptException, RuntimeError) as exc:
+        # DuckDB turns Ctrl-C into its own error: hand it back as the KeyboardInterrupt it was.
+        if isinstance(exc, duckdb.InterruptException) or "interrupted" in str(exc).lower():
+            raise KeyboardInterrupt from exc
+        raise
+    except duckdb.Error as exc:
+        raise IngestError(f"sorting the tables failed: {exc}") from exc
+
+
+def _assemble(build_dir: str, parts_dir: str, threads: int, memory_limit: str) -> dict[str, int]:
     counts: dict[str, int] = {}
     con = duckdb.connect(os.path.join(build_dir, DB_FILE))
     try:
         con.execute(f"SET threads = {max(1, threads)}")
         con.execute(f"SET memory_limit = '{memory_limit}'")
         con.execute(f"SET temp_directory = '{os.path.join(build_dir, 'duckdb-tmp')}'")
-        con.execute("SET preserve_insertion_order = false")
         for name in TABLES:
             target = os.path.join(build_dir, f"{name}.parquet")
             parts = sorted(glob.glob(os.path.join(parts_dir, f"{name}-*.parquet")))
             if parts:
-                con.execute(
-                    f"COPY (SELECT * FROM read_parquet(?) ORDER BY {SORT_KEYS[name]}) TO '{target}' "
-                    "(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)",
-                    [parts],
-                )
+                # Sort once into the native table, then write the Parquet file from it: cheaper
+                # than sorting into Parquet and reading that back. The COPY must keep the
+                # table's order (DuckDB's default preserve_insertion_order = true).
+                con.execute(f"CREATE TABLE {quote(name)} AS SELECT * FROM read_parquet(?) ORDER BY {SORT_KEYS[name]}",
+                            [parts])
             else:
-                pq.write_table(SCHEMAS[name].empty_table(), target, compression="zstd")
-            con.execute(f"CREATE TABLE {quote(name)} AS SELECT * FROM read_parquet('{target}')")
+                con.register("empty_parts", SCHEMAS[name].empty_table())
+                con.execute(f"CREATE TABLE {quote(name)} AS SELECT * FROM empty_parts")
+                con.unregister("empty_parts")
+            con.execute(f"COPY {quote(name)} TO '{target}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)")
             counts[name] = con.execute(f"SELECT count(*) FROM {quote(name)}").fetchone()[0]
         con.execute("CHECKPOINT")
     finally:

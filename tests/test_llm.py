@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from verifier import llm as llm_module
-from verifier.llm import FakeLLM, LLMCall, LLMError, LlamaCppLLM, default_model_path, load_llm
+from verifier.llm import (
+    FakeLLM, LLMCall, LLMError, LlamaCppLLM, default_model_path, default_threads, load_llm)
 
 
 # ---------------------------------------------------------------- FakeLLM
@@ -118,13 +119,38 @@ def test_llama_cpp_call_is_greedy_and_schema_constrained(stub_llama_cpp):
     assert answer == [{"subject": "A", "predicate": "p", "object": "B"}]
     (model,) = _StubLlama.instances
     assert model.kwargs["verbose"] is False
-    assert model.kwargs["n_threads"] == (os.cpu_count() or 1)
+    assert model.kwargs["n_threads"] == default_threads()
     assert model.kwargs["n_ctx"] == 2048 and model.kwargs["seed"] == 0
     (call,) = model.chat_calls
     assert call["messages"] == [{"role": "system", "content": "the system"},
                                 {"role": "user", "content": "the user"}]
     assert call["response_format"] == {"type": "json_object", "schema": schema}
     assert call["temperature"] == 0.0 and call["max_tokens"] == 123
+
+
+def test_thread_default_leaves_a_core_free_and_env_overrides(monkeypatch):
+    monkeypatch.delenv("KGCHECK_LLM_THREADS", raising=False)
+    assert default_threads() == max(1, (os.cpu_count() or 1) - 1)
+    monkeypatch.setenv("KGCHECK_LLM_THREADS", "3")
+    assert default_threads() == 3
+    monkeypatch.setenv("KGCHECK_LLM_THREADS", "lots")
+    assert default_threads() == max(1, (os.cpu_count() or 1) - 1)
+
+
+def test_explicit_thread_count_is_passed_through(stub_llama_cpp):
+    LlamaCppLLM(stub_llama_cpp, n_threads=2, n_ctx=512, seed=7)
+    (model,) = _StubLlama.instances
+    assert (model.kwargs["n_threads"], model.kwargs["n_threads_batch"]) == (2, 2)
+    assert (model.kwargs["n_ctx"], model.kwargs["seed"]) == (512, 7)
+
+
+@pytest.mark.parametrize("literal", ['say "hi"', "back\\slash"])
+def test_enum_literals_that_would_crash_llama_cpp_are_refused(stub_llama_cpp, literal):
+    backend = LlamaCppLLM(stub_llama_cpp)
+    schema = {"type": "array", "items": {"type": "string", "enum": ["ok", literal]}}
+    with pytest.raises(LLMError, match="quote or backslash"):
+        backend.complete_json("s", "u", schema, 5)
+    assert _StubLlama.instances[0].chat_calls == []
 
 
 def test_loaded_model_is_cached_per_path(stub_llama_cpp, tmp_path):

@@ -8,8 +8,9 @@ import pytest
 
 from verifier.llm import FakeLLM, LLMError
 from verifier.llm_extract import (
-    MAX_PART_CHARS, NO_MATCH, RawTriple, choose_candidate, extract_triples,
-    extract_triples_per_sentence, grounded, keeps_values, smooth_text, smooth_text_safely)
+    MAX_PART_CHARS, MAX_SUBJECTS, NO_MATCH, RawTriple, candidate_spans, choose_candidate,
+    extract_triples, extract_triples_per_sentence, grounded, keeps_values, smooth_text,
+    smooth_text_safely)
 
 TEXT = "Douglas Adams was born in Cambridge in 1952."
 
@@ -29,20 +30,44 @@ def _triple(s, p, o, **extra):
 # ---------------------------------------------------------------- extraction
 
 def test_extraction_prompt_and_capped_schema():
-    fake = FakeLLM([[_triple("Douglas Adams", "place of birth", "Cambridge")]])
-    triples = extract_triples(fake, TEXT, max_triples=5)
-    assert triples == [RawTriple("Douglas Adams", "place of birth", "Cambridge")]
+    fake = FakeLLM([[{"subject": "Douglas Adams",
+                      "facts": [{"predicate": "place of birth", "object": "Cambridge"},
+                                {"predicate": "date of birth", "object": "1952"}]}]])
+    triples = extract_triples(fake, TEXT, max_triples=5, spans_only=False)
+    assert triples == [RawTriple("Douglas Adams", "place of birth", "Cambridge"),
+                       RawTriple("Douglas Adams", "date of birth", "1952")]
     (call,) = fake.calls
     assert TEXT in call.user and "pronoun" in call.system
     assert call.max_tokens <= 300
     schema = call.schema
-    assert schema["type"] == "array" and schema["maxItems"] == 5
+    assert schema["type"] == "array" and schema["maxItems"] == MAX_SUBJECTS
+    facts = schema["items"]["properties"]["facts"]
+    assert facts["maxItems"] == 5
+    assert facts["items"]["properties"]["qualifiers"]["maxItems"] == 2
     nodes = list(_walk(schema))
     strings = [node for node in nodes if node.get("type") == "string"]
     arrays = [node for node in nodes if node.get("type") == "array"]
     assert len(strings) == 5 and all(node["maxLength"] <= 80 for node in strings)
-    assert len(arrays) == 2 and all("maxItems" in node for node in arrays)
-    assert schema["items"]["properties"]["qualifiers"]["maxItems"] == 2
+    assert len(arrays) == 3 and all("maxItems" in node for node in arrays)
+
+
+def test_subjects_and_objects_are_constrained_to_text_spans():
+    fake = FakeLLM([[]])
+    extract_triples(fake, TEXT)
+    entity_nodes = [node for node in _walk(fake.calls[0].schema) if "enum" in node]
+    assert len(entity_nodes) == 3  # subject, object, qualifier object
+    spans = entity_nodes[0]["enum"]
+    assert {"Douglas Adams", "Cambridge", "1952"} <= set(spans)
+    assert all(span in TEXT and len(span) <= 80 for span in spans)
+    assert all(node["enum"] == spans and node["maxLength"] <= 80 for node in entity_nodes)
+
+
+def test_candidate_spans_skip_pronouns_stopword_edges_lists_and_quotes():
+    spans = candidate_spans('He met Max Martin, Cathy Dennis and "Dr." Luke in the studio.')
+    assert "Max Martin" in spans and "Cathy Dennis" in spans and "studio" in spans
+    assert "He" not in spans and "He met" not in spans           # pronoun start
+    assert "in the studio" not in spans and "Dennis and" not in spans  # stopword edges
+    assert not any("," in span or '"' in span for span in spans)
 
 
 def test_post_filter_drops_empty_duplicate_and_self_triples():
@@ -69,13 +94,20 @@ def test_result_is_capped_at_max_triples():
     assert len(extract_triples(FakeLLM([answer]), "A p B.", max_triples=3)) == 3
 
 
-def test_truncated_answer_keeps_complete_triples():
-    raw = ('[{"subject":"Douglas Adams","predicate":"place of birth","object":"Cambridge",'
+def test_truncated_answer_keeps_complete_facts():
+    raw = ('[{"subject":"Douglas Adams","facts":[{"predicate":"place of birth","object":"Cambridge",'
            '"qualifiers":[{"predicate":"point in time","object":"1952"}]},'
-           '{"subject":"Douglas Adams","predicate":"date of')
+           '{"predicate":"date of birth","object":"19')
     triples = extract_triples(FakeLLM([LLMError("cut", raw=raw)]), TEXT)
     assert triples == [RawTriple("Douglas Adams", "place of birth", "Cambridge",
                                  (("point in time", "1952"),))]
+
+
+def test_truncated_answer_with_brace_inside_a_string():
+    raw = ('[{"subject":"A {x}","facts":[{"predicate":"p","object":"B"},'
+           '{"predicate":"q","object":"C {')
+    triples = extract_triples(FakeLLM([LLMError("cut", raw=raw)]), "A {x} p B.")
+    assert triples == [RawTriple("A {x}", "p", "B")]
 
 
 def test_failure_without_output_propagates():
@@ -199,3 +231,12 @@ def test_real_model_extraction_is_bounded_and_fast():
         assert all(0 < len(part) <= MAX_PART_CHARS for part in parts)
         assert len(triple.qualifiers) <= 2
     assert elapsed < 20, f"extraction took {elapsed:.1f}s"
+
+
+@pytest.mark.llm
+@pytest.mark.slow
+def test_real_model_candidate_choice_stays_in_the_enum():
+    llm = _real_llm_or_skip()
+    answer = choose_candidate(llm, "Douglas Adams wrote The Hitchhiker's Guide to the Galaxy.",
+                              "Douglas Adams", CANDIDATES)
+    assert answer in {"Q42", "Q21454969", None}

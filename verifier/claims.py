@@ -1,10 +1,11 @@
 """Read claim files (JSONL, CSV, TSV, N-Triples as LLMs write them) into Claims.
 
-Every line that is not blank, a `#` comment or a Markdown fence (```) becomes exactly one
-Claim or BadClaim, in file order: a bad line is reported, never raised, never dropped.
-Reading streams, so memory stays flat however long the file, with two exceptions: the
-explicit ids seen so far are remembered (to rename a repeat `id#2`), and a JSON-array
-file (`[...]`) is parsed whole.
+Every line that is not blank (ASCII whitespace only), a `#` comment or a Markdown fence (```)
+becomes exactly one Claim or BadClaim, in file order: a bad line is reported, never raised,
+never dropped (a CSV row spanning lines counts once; a row of empty cells is blank). Reading
+streams: memory stays flat however long the file, except that explicit ids are remembered to
+rename a repeat `id#2` (default ids `line-<n>` take one bit a line) and that a JSON-array file
+(`[...]`, its items numbered 1, 2... in place of lines) is parsed whole.
 """
 from __future__ import annotations
 
@@ -28,21 +29,25 @@ RAW_CHARS = 200
 _SUFFIX_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv", ".tsv": "tsv",
                    ".tab": "tsv", ".nt": "nt", ".ntriples": "nt", ".ttl-lines": "nt", ".ttl": "nt"}
 _BOM = b"\xef\xbb\xbf"
+_FIELDS = ("id", "subject", "predicate", "object", "subject_id", "property_id", "object_id", "qualifiers", "kind",
+           "source_line")
 NumberedLines = Iterable[tuple[int, bytes]]
 
 
-def _claim(id, subject, predicate, object, subject_id, property_id, object_id, qualifiers, kind, source_line):
-    """Claim(...) without the frozen dataclass's per-field __setattr__: twice as fast, same object."""
-    claim = object_new(Claim)
-    claim.__dict__.update({"id": id, "subject": subject, "predicate": predicate, "object": object,
+def _fast_claim(id, subject, predicate, object_, subject_id, property_id, object_id, qualifiers, kind, line) -> Claim:
+    """Claim(...) without the frozen dataclass's per-field __setattr__: twice as fast, an equal object."""
+    claim = _new(Claim)
+    claim.__dict__.update({"id": id, "subject": subject, "predicate": predicate, "object": object_,
                            "subject_id": subject_id, "property_id": property_id, "object_id": object_id,
-                           "qualifiers": qualifiers, "kind": kind, "source_line": source_line})
+                           "qualifiers": qualifiers, "kind": kind, "source_line": line})
     return claim
 
 
-object_new = object.__new__
-if hasattr(Claim, "__slots__") or hasattr(Claim, "__post_init__"):  # the shortcut needs a plain __dict__
-    _claim = Claim  # noqa: F811
+# The shortcut is only valid while Claim is a plain-__dict__ dataclass with exactly these fields.
+_SAFE = tuple(Claim.__dataclass_fields__) == _FIELDS and not hasattr(Claim, "__slots__") \
+    and not hasattr(Claim, "__post_init__")
+_claim = _fast_claim if _SAFE else Claim
+_new = object.__new__
 
 # ---------------------------------------------------------------- dict claims (JSONL, CSV rows, HTTP API)
 
@@ -73,41 +78,26 @@ def wikidata_id(text: str) -> str | None:
     return m[1].upper() if m else None
 
 
-def _json_type(value: object) -> str:
-    return {dict: "object", list: "array", str: "string", bool: "boolean"}.get(type(value), type(value).__name__)
+_JSON_TYPES = {dict: "a JSON object", list: "a JSON array", str: "a JSON string", bool: "a JSON boolean"}
 
 
 def _scalar_text(value: object, what: str) -> str:
     if isinstance(value, str):
         return value.strip()
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
+    if value is None or isinstance(value, bool):
+        return {None: "", True: "true", False: "false"}[value]
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer() and abs(value) < 1e16):
+        return str(int(value))
     if isinstance(value, float):
-        return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
-    if value is None:
-        return ""
-    raise VerifierError(f"{what} must be text, got a JSON {_json_type(value)}")
+        return repr(value)
+    raise VerifierError(f"{what} must be text, got {_JSON_TYPES.get(type(value), type(value).__name__)}")
 
 
 def _text(obj: dict, keys: tuple[str, ...]) -> str:
     for key in keys:
-        text = _scalar_text(obj.get(key), key)
-        if text:
+        if text := _scalar_text(obj.get(key), key):
             return text
     return ""
-
-
-def _given_id(obj: dict, id_keys: tuple[str, ...], letters: str) -> str | None:
-    for key in id_keys:
-        value = obj.get(key)
-        if value is not None and value != "":
-            found = wikidata_id(value.strip()) if type(value) is str else None
-            if found is None or found[0] not in letters:
-                raise VerifierError(f"{key} {value!r} is not a Wikidata id like {letters[0]}42")
-            return found
-    return None
 
 
 def _role(obj: dict, keys: tuple[str, ...], id_keys: tuple[str, ...], letters: str) -> tuple[str, str | None]:
@@ -116,8 +106,16 @@ def _role(obj: dict, keys: tuple[str, ...], id_keys: tuple[str, ...], letters: s
     if type(text) is not str or not (text := text.strip()):
         text = _text(obj, keys)
     given = obj.get(id_keys[0])  # fast path: a bare id in the main id field
-    if not (type(given) is str and given[:1] in letters and given[1:].isdigit() and given.isascii()):
-        given = _given_id(obj, id_keys, letters)
+    if not (type(given) is str and given[:1] in letters and given[1:].isdigit() and given.isascii()
+            and given[1] != "0"):
+        given = None
+        for key in id_keys:
+            value = obj.get(key)
+            if value is not None and value != "":
+                given = wikidata_id(value.strip()) if type(value) is str else None
+                if given is None or given[0] not in letters:
+                    raise VerifierError(f"{key} {value!r} is not a Wikidata id like {letters[0]}42")
+                break
     if text and text[0] in _MAY_BE_ID and text[-1] in _ID_LAST:
         found = wikidata_id(text)
         if found and found[0] in letters:
@@ -126,8 +124,6 @@ def _role(obj: dict, keys: tuple[str, ...], id_keys: tuple[str, ...], letters: s
 
 
 def _qualifiers(value: object) -> tuple[tuple[str, str], ...]:
-    if value is None or value == "":
-        return ()
     if isinstance(value, str):  # CSV/TSV cells carry qualifiers as JSON text
         try:
             value = orjson.loads(value)
@@ -135,25 +131,23 @@ def _qualifiers(value: object) -> tuple[tuple[str, str], ...]:
             raise VerifierError(f"qualifiers is not valid JSON: {e}") from None
     items = list(value.items()) if isinstance(value, dict) else value
     if not isinstance(items, list):
-        raise VerifierError(f"qualifiers must be a list, got a JSON {_json_type(items)}")
+        raise VerifierError(f"qualifiers must be a list, got {_JSON_TYPES.get(type(items), type(items).__name__)}")
     pairs = []
     for n, item in enumerate(items, 1):
         if isinstance(item, dict):
-            pair = (_text(item, ("predicate", "property", "p")), _text(item, ("object", "value", "o")))
-        elif isinstance(item, (list, tuple)) and len(item) == 2:
-            pair = (_scalar_text(item[0], f"qualifier {n}"), _scalar_text(item[1], f"qualifier {n}"))
-        else:
+            item = (_text(item, ("predicate", "property", "p")), _text(item, ("object", "value", "o")))
+        if not (isinstance(item, (list, tuple)) and len(item) == 2):
             raise VerifierError(f"qualifier {n} must be {{predicate, object}} or [predicate, object]")
-        if not pair[0] or not pair[1]:
+        pairs.append((_scalar_text(item[0], f"qualifier {n}"), _scalar_text(item[1], f"qualifier {n}")))
+        if not (pairs[-1][0] and pairs[-1][1]):
             raise VerifierError(f"qualifier {n} has an empty predicate or object")
-        pairs.append(pair)
     return tuple(pairs)
 
 
 def parse_claim_dict(obj: dict, line: int) -> Claim:
     """One claim from a JSON object or CSV row: s/p/o or subject/predicate/object, ids, qualifiers, kind."""
     if type(obj) is not dict:
-        raise VerifierError(f"a claim must be a JSON object, got a JSON {_json_type(obj)}")
+        raise VerifierError(f"a claim must be a JSON object, got {_JSON_TYPES.get(type(obj), type(obj).__name__)}")
     subject, subject_id = _role(obj, _SUBJECT_KEYS, _SUBJECT_ID_KEYS, "QP")
     predicate, property_id = _role(obj, _PREDICATE_KEYS, _PROPERTY_ID_KEYS, "P")
     object_, object_id = _role(obj, _OBJECT_KEYS, _OBJECT_ID_KEYS, "QP")
@@ -162,11 +156,11 @@ def parse_claim_dict(obj: dict, line: int) -> Claim:
                    if not text]
         raise VerifierError(f"missing or empty {' and '.join(missing)} (keys found: "
                             f"{', '.join(sorted(map(str, obj)))[:120] or 'none'}); give subject/predicate/object")
-    kind = obj.get("kind")
-    if kind is None or kind == "":
+    given_kind = obj.get("kind")
+    if given_kind is None or given_kind == "":
         kind = "entity" if object_id and object_id[0] == "Q" else None
-    elif (kind := _KINDS.get(kind) or _KINDS.get(str(kind).strip().lower())) is None:
-        raise VerifierError(f"unknown kind {obj['kind']!r}: expected entity, date, quantity or string")
+    elif (kind := _KINDS.get(given_kind.strip().lower()) if type(given_kind) is str else None) is None:
+        raise VerifierError(f"unknown kind {given_kind!r}: expected entity, date, quantity or string")
     claim_id = obj.get("id")
     claim_id = (claim_id.strip() if type(claim_id) is str else _scalar_text(claim_id, "id")) or f"line-{line}"
     qualifiers = obj.get("qualifiers")
@@ -175,16 +169,15 @@ def parse_claim_dict(obj: dict, line: int) -> Claim:
 
 
 def _bad(line: int, error: str, raw: bytes | str, obj: object = None) -> BadClaim:
-    if isinstance(raw, bytes):
-        raw = raw.decode("utf-8", "replace")
+    raw = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
     given = obj.get("id") if isinstance(obj, dict) else None
-    claim_id = str(given).strip() if isinstance(given, (str, int)) and str(given).strip() else f"line-{line}"
-    return BadClaim(id=claim_id, line=line, error=error, raw=raw.strip()[:RAW_CHARS])
+    given = str(given).strip() if isinstance(given, (str, int)) else ""
+    return BadClaim(id=given or f"line-{line}", line=line, error=error, raw=raw.strip()[:RAW_CHARS])
 
 
 def _skipped(stripped: bytes) -> bool:
     """Blank lines, `#` comments and Markdown code fences are not claims."""
-    return not stripped or stripped[:1] == b"#" or stripped[:3] == b"```"
+    return not stripped or stripped[0] == 35 or stripped[:3] == b"```"  # 35 = '#'
 
 
 def _read_jsonl(lines: NumberedLines, first: bytes) -> Iterator[Claim | BadClaim]:
@@ -202,10 +195,10 @@ def _read_jsonl(lines: NumberedLines, first: bytes) -> Iterator[Claim | BadClaim
                     yield _bad(n, f"item {n}: {e}", orjson.dumps(item), item)
             return
         lines = kept
-    loads = orjson.loads
+    loads, parse = orjson.loads, parse_claim_dict
     for number, line in lines:
         stripped = line.strip()
-        if not stripped or stripped[0] == 35 or stripped[:3] == b"```":  # blank, '#' comment, fence
+        if not stripped or stripped[0] == 35 or stripped[:3] == b"```":  # _skipped, inlined: hot loop
             continue
         try:
             obj = loads(stripped)
@@ -213,7 +206,7 @@ def _read_jsonl(lines: NumberedLines, first: bytes) -> Iterator[Claim | BadClaim
             yield _bad(number, f"invalid JSON: {e}", line)
             continue
         try:
-            yield parse_claim_dict(obj, number)
+            yield parse(obj, number)
         except VerifierError as e:
             yield _bad(number, str(e), line, obj)
 
@@ -223,62 +216,63 @@ def _read_jsonl(lines: NumberedLines, first: bytes) -> Iterator[Claim | BadClaim
 _NEEDED_COLUMNS = (("subject", "s", "subject_id"), ("predicate", "p", "property_id"), ("object", "o", "object_id"))
 
 
+def _is_row_skipped(row: list[str]) -> bool:
+    return not any(cell.strip() for cell in row) or row[0].lstrip().startswith("#")
+
+
 def _read_delimited(lines: NumberedLines, delimiter: str, name: str) -> Iterator[Claim | BadClaim]:
-    """Checks the header now (a wrong header is one error for the file), then yields a generator of rows."""
+    """Checks the header now (a wrong header is one error for the whole file), then returns the rows' generator."""
     raw_lines: list[str] = []  # the physical lines of the row being read, for BadClaim.raw
 
     def text_lines() -> Iterator[str]:
         for _, line in lines:
-            text = line.decode("utf-8", "surrogateescape")  # bad bytes survive, to be reported per row
-            raw_lines.append(text)
-            yield text
+            raw_lines.append(line.decode("utf-8", "surrogateescape"))  # bad bytes are reported per row
+            yield raw_lines[-1]
 
-    csv.field_size_limit(1 << 24)
     reader = csv.reader(text_lines(), delimiter=delimiter)
     header: list[str] = []
     try:
-        for row in reader:
-            if any(cell.strip() for cell in row) and not row[0].lstrip().startswith("#"):
-                header = [cell.strip().lstrip("\ufeff").lower() for cell in row]
-                break
+        header = next(([cell.strip().lstrip("\ufeff").lower() for cell in row]
+                       for row in reader if not _is_row_skipped(row)), [])
     except csv.Error as e:
         raise VerifierError(f"cannot read the header of {name}: {e}") from None
     missing = [group[0] for group in _NEEDED_COLUMNS if not any(column in header for column in group)]
     if missing:
         raise VerifierError(f"wrong columns in {name}: found {', '.join(header)[:200] or 'none'}; need "
                             f"subject, predicate, object (or s, p, o); missing {', '.join(missing)}")
+    raw_lines.clear()
     return _rows(reader, header, raw_lines)
 
 
 def _rows(reader, header: list[str], raw_lines: list[str]) -> Iterator[Claim | BadClaim]:
     row_start = reader.line_num + 1
-    raw_lines.clear()
     while True:
+        row, error = None, None
         try:
             row = next(reader)
-            error = None
         except StopIteration:
             return
         except csv.Error as e:
-            row, error = None, f"unreadable row: {e}"
-        raw = "".join(raw_lines)
+            error = f"unreadable row: {e}"
+        raw, line, row_start = "".join(raw_lines), row_start, reader.line_num + 1
         raw_lines.clear()
-        line, row_start = row_start, reader.line_num + 1
-        if row is not None and (not any(cell.strip() for cell in row) or row[0].lstrip().startswith("#")):
+        if row is not None and _is_row_skipped(row):
             continue
-        try:
-            raw.encode("utf-8")
-        except UnicodeEncodeError:
-            error = "not valid UTF-8"
+        if not raw.isascii():
+            try:
+                raw.encode("utf-8")
+            except UnicodeEncodeError:
+                raw, error = raw.encode("utf-8", "surrogateescape").decode("utf-8", "replace"), "not valid UTF-8"
         if error is None and len(row) != len(header):
             error = f"expected {len(header)} fields ({', '.join(header)}), found {len(row)}"
         if error is not None:
-            yield _bad(line, error, raw.encode("utf-8", "surrogateescape"))
+            yield _bad(line, error, raw)
             continue
+        fields = dict(zip(header, row))
         try:
-            yield parse_claim_dict(dict(zip(header, row)), line)
+            yield parse_claim_dict(fields, line)
         except VerifierError as e:
-            yield _bad(line, str(e), raw, dict(zip(header, row)))
+            yield _bad(line, str(e), raw, fields)
 
 
 # ---------------------------------------------------------------- N-Triples as LLMs write them
@@ -296,9 +290,8 @@ _TERM = re.compile(r"""
 | (?P<name>(?:[A-Za-z][\w.-]*)?:[^\s<>"]*)
 """, re.X)
 _SPACE = re.compile(r"\s*")
-_DIRECTIVE = re.compile(r"(?i)(@?prefix|@?base)\s")
-_PREFIX = re.compile(r"(?i)@?prefix\s+((?:[A-Za-z][\w.-]*)?):\s*<([^<>\s]*)>\s*\.?\s*(?:#.*)?")
-_BASE = re.compile(r"(?i)@?base\s+<[^<>\s]*>\s*\.?\s*(?:#.*)?")
+_DIRECTIVE = re.compile(r"(?i)@?(?:prefix|base)\s")
+_DECLARATION = re.compile(r"(?i)@?(?:(prefix)\s+((?:[A-Za-z][\w.-]*)?):|base)\s*<([^<>\s]*)>\s*\.?\s*(?:#.*)?")
 _ESCAPE = re.compile(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
 _SIMPLE_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "b": "\b", "f": "\f"}
 _PAGE_NAME = re.compile(r"https?://[^/]+/(?:resource|page|wiki)/(.+)")  # DBpedia/Wikipedia names may hold '/'
@@ -307,49 +300,47 @@ _NUMBER_TYPES = frozenset({"integer", "int", "long", "short", "byte", "decimal",
                            "nonnegativeinteger", "positiveinteger", "negativeinteger", "nonpositiveinteger",
                            "unsignedint", "unsignedlong", "unsignedshort", "unsignedbyte"})
 _PLAIN_TYPES = ("xmlschema#", "xsd:", "rdf-syntax-ns#", "rdf:")
+_STOPPERS = {'"': "unterminated literal", "'": "unterminated literal",
+             "<": "malformed IRI (no closing '>', or a space inside)",
+             ",": "',' object lists are not supported: write one triple per line",
+             ";": "';' predicate lists are not supported: write one triple per line"}
 
 
 class _LineError(ValueError):
     pass
 
 
+def _unescape_one(m: re.Match) -> str:
+    code = m[1]
+    if len(code) > 1 and int(code[1:], 16) > 0x10FFFF:
+        raise _LineError(f"bad escape \\{code}")
+    return chr(int(code[1:], 16)) if len(code) > 1 else _SIMPLE_ESCAPES.get(code, code)
+
+
 def _unescape(body: str) -> str:
     if "\\" not in body:
         return body
-
-    def one(m: re.Match) -> str:
-        code = m[1]
-        if len(code) > 1:  # \uXXXX or \UXXXXXXXX
-            if int(code[1:], 16) > 0x10FFFF:
-                raise _LineError(f"bad escape \\{code}")
-            return chr(int(code[1:], 16))
-        return _SIMPLE_ESCAPES.get(code, code)
-
-    text = _ESCAPE.sub(one, body)
     try:  # JSON-style surrogate pairs (\ud83d\ude00) become one character; a lone half is an error
-        return text.encode("utf-16", "surrogatepass").decode("utf-16")
+        return _ESCAPE.sub(_unescape_one, body).encode("utf-16", "surrogatepass").decode("utf-16")
     except UnicodeDecodeError:
-        raise _LineError("bad \\u escape (lone surrogate)") from None
+        raise _LineError("bad \\u escape (a lone surrogate)") from None
 
 
 def _name_text(local: str, is_predicate: bool) -> str:
-    """GPToLODS's URI-to-text: URL-decode, '_' -> ' '; predicates also split camelCase, lower-cased."""
+    """GPToLODS's URI-to-text: URL-decode, '_' -> ' '; a predicate's camelCase split and lower-cased too."""
     words = unquote(local)
-    if is_predicate:
-        return split_identifier(words).lower()
-    return " ".join(words.replace("_", " ").split())
+    return split_identifier(words).lower() if is_predicate else " ".join(words.replace("_", " ").split())
 
 
 def _iri_term(iri: str, is_predicate: bool) -> tuple[str, str | None, str | None]:
-    found = wikidata_id(iri)
-    if found:
+    if found := wikidata_id(iri):
         return found, found, "entity"
     page = _PAGE_NAME.match(iri)
     local = page[1] if page else re.split(r"[/#]", iri.rstrip("/#"))[-1]
     return _name_text(local, is_predicate), None, "entity"
 
 
-def _literal_kind(value: str, datatype: str) -> tuple[str, str | None]:
+def _typed_literal(value: str, datatype: str) -> tuple[str, str | None]:
     local = re.split(r"[/#:]", datatype.strip("<>"))[-1]
     if local.lower() in _DATE_TYPES:
         return value, "date"
@@ -357,7 +348,7 @@ def _literal_kind(value: str, datatype: str) -> tuple[str, str | None]:
         return value, "quantity"
     if any(marker in datatype.lower() for marker in _PLAIN_TYPES):
         return value, None
-    try:  # other datatypes are units ("311"^^dbt:squareKilometre): keep the unit as words
+    try:  # any other datatype is a unit ("311"^^dbt:squareKilometre): keep it, as words
         float(value)
     except ValueError:
         return value, None
@@ -365,6 +356,7 @@ def _literal_kind(value: str, datatype: str) -> tuple[str, str | None]:
 
 
 def _nt_term(m: re.Match, is_predicate: bool, prefixes: dict[str, str]) -> tuple[str, str | None, str | None]:
+    """(text, Wikidata id, kind) of one term."""
     if m["name"] is not None:
         prefix, _, local = m["name"].partition(":")
         if prefix.lower() in ("http", "https"):  # an IRI written without <>
@@ -377,10 +369,8 @@ def _nt_term(m: re.Match, is_predicate: bool, prefixes: dict[str, str]) -> tuple
         return _iri_term(m["iri"][1:-1], is_predicate)
     if m["lit"] is not None:
         value = _unescape(m["lit"][1:-1]).strip()
-        if m["dt"]:
-            text, kind = _literal_kind(value, m["dt"])
-            return text, None, kind
-        return value, None, None
+        text, kind = _typed_literal(value, m["dt"]) if m["dt"] else (value, None)
+        return text, None, kind
     if m["num"] is not None:
         return m["num"], None, "quantity"
     if m["a"] is not None:
@@ -390,21 +380,14 @@ def _nt_term(m: re.Match, is_predicate: bool, prefixes: dict[str, str]) -> tuple
     raise _LineError(f"blank node {m['bnode']} cannot be checked: name the resource")
 
 
-def _tokens(text: str) -> list[re.Match]:
+def _terms(text: str) -> list[re.Match]:
     terms: list[re.Match] = []
     ended = False
     pos = _SPACE.match(text).end()
     while pos < len(text):
         m = _TERM.match(text, pos)
         if m is None:
-            rest = text[pos:pos + 40]
-            if rest[0] == '"' or rest[0] == "'":
-                raise _LineError(f"unterminated literal: {rest}")
-            if rest[0] == "<":
-                raise _LineError(f"malformed IRI (missing '>' or a space inside): {rest}")
-            if rest[0] in ",;":
-                raise _LineError(f"'{rest[0]}' lists are not supported: write one triple per line")
-            raise _LineError(f"unexpected text: {rest}")
+            raise _LineError(f"{_STOPPERS.get(text[pos], 'unexpected text')}: {text[pos:pos + 40]}")
         if m["comment"] is not None:
             break
         if ended:
@@ -418,14 +401,13 @@ def _tokens(text: str) -> list[re.Match]:
     if not ended and last is not None and last.group()[-1] == "." and (last["name"] or last["num"]):
         terms[-1] = _TERM.match(text, last.start(), last.end() - 1)  # 'dbr:Cambridge.': the statement's dot
     if len(terms) != 3:
-        raise _LineError(f"expected subject, predicate and object, found {len(terms)} term"
-                         f"{'' if len(terms) == 1 else 's'}{' (one triple per line)' if len(terms) > 3 else ''}")
+        raise _LineError(f"expected subject, predicate and object, found {len(terms)} term(s)"
+                         + (" (one triple per line)" if len(terms) > 3 else ""))
     return terms
 
 
 def _triple(text: str, line: int, prefixes: dict[str, str]) -> Claim:
-    terms = _tokens(text)
-    parts = [list(_nt_term(m, i == 1, prefixes)) for i, m in enumerate(terms)]
+    parts = [_nt_term(m, i == 1, prefixes) for i, m in enumerate(_terms(text))]
     for role, part in zip(("subject", "predicate", "object"), parts):
         if not part[0]:
             raise _LineError(f"empty {role}")
@@ -442,14 +424,13 @@ def _read_nt(lines: NumberedLines) -> Iterator[Claim | BadClaim]:
             continue
         try:
             text = stripped.decode("utf-8")
-            if _DIRECTIVE.match(text):
-                declared = _PREFIX.fullmatch(text)
-                if declared:
-                    prefixes[declared[1]] = declared[2]
-                elif not _BASE.fullmatch(text):
-                    raise _LineError("malformed @prefix/@base declaration")
-                continue
-            yield _triple(text, number, prefixes)
+            if not _DIRECTIVE.match(text):
+                yield _triple(text, number, prefixes)
+            elif declared := _DECLARATION.fullmatch(text):
+                if declared[1]:  # @prefix (a @base changes nothing here: names are read as text)
+                    prefixes[declared[2]] = declared[3]
+            else:
+                raise _LineError("malformed @prefix/@base declaration")
         except UnicodeDecodeError:
             yield _bad(number, "not valid UTF-8", line)
         except _LineError as e:
@@ -477,60 +458,71 @@ def _open(path: str):
         return sys.stdin.buffer
     try:
         return open(path, "rb")
-    except FileNotFoundError:
-        raise VerifierError(f"no such claims file: {path}") from None
-    except IsADirectoryError:
-        raise VerifierError(f"claims file is a directory: {path}") from None
     except OSError as e:
-        raise VerifierError(f"cannot read claims file {path}: {e.strerror}") from None
+        why = "no such claims file" if isinstance(e, FileNotFoundError) else f"cannot read claims file ({e.strerror})"
+        raise VerifierError(f"{why}: {path}") from None
 
 
-def _unique_ids(items: Iterator[Claim | BadClaim], stream) -> Iterator[Claim | BadClaim]:
-    """A repeated id becomes id#2, id#3... Default 'line-<n>' ids are unique already and not remembered."""
+def _renamed(item: Claim | BadClaim, seen: set[str], repeats: dict[str, int]) -> Claim | BadClaim:
+    n = repeats.get(item.id, 1) + 1
+    while f"{item.id}#{n}" in seen:
+        n += 1
+    repeats[item.id] = n
+    return replace(item, id=f"{item.id}#{n}")
+
+
+def _unique_ids(items: Iterator[Claim | BadClaim], owned_stream) -> Iterator[Claim | BadClaim]:
+    """A repeated id becomes id#2, id#3... Default ids ('line-<n>') are kept as one bit per line, not a set."""
     seen: set[str] = set()
     repeats: dict[str, int] = {}
+    defaults = bytearray()  # bit n: line n kept its default id
     try:
         for item in items:
             claim_id = item.id
-            if claim_id in seen:
-                n = repeats.get(claim_id, 1)
-                while f"{claim_id}#{n}" in seen or n == 1:
-                    n += 1
-                repeats[claim_id] = n
-                item = replace(item, id=f"{claim_id}#{n}")
-                seen.add(item.id)
-            elif claim_id[:5] != "line-" or claim_id != f"line-{getattr(item, 'source_line', None) or item.line}":
-                seen.add(claim_id)
+            if claim_id[:5] == "line-":  # a default id, or one that may clash with a default id
+                line = item.source_line if type(item) is Claim else item.line
+                if claim_id == f"line-{line}" and claim_id not in seen:
+                    if line >> 3 >= len(defaults):
+                        defaults.extend(bytes((line >> 3) + 1 - len(defaults)))
+                    defaults[line >> 3] |= 1 << (line & 7)
+                    yield item
+                    continue
+                n = int(claim_id[5:]) if claim_id[5:].isdigit() and claim_id[5:6] != "0" else 0
+                if n >> 3 < len(defaults) and defaults[n >> 3] >> (n & 7) & 1:
+                    item = _renamed(item, seen, repeats)
+            if item.id in seen:
+                item = _renamed(item, seen, repeats)
+            seen.add(item.id)
             yield item
     finally:
-        if stream is not sys.stdin.buffer:
-            stream.close()
+        if owned_stream is not None:
+            owned_stream.close()
 
 
 def read_claims(path: str, fmt: str | None = None) -> Iterator[Claim | BadClaim]:
     """Claims from a file ('-' = stdin), one Claim or BadClaim per claim line, streamed in file order.
 
-    `fmt` is one of FORMATS, or None to go by the extension and then by the first line.
-    Raises VerifierError only for the file as a whole (missing, unknown format, wrong CSV columns).
+    `fmt` is one of FORMATS, or None to go by the extension and then by the first claim line.
+    Raises VerifierError, at once, only for the file as a whole: missing, unknown format, wrong CSV columns.
     """
     if fmt is not None and fmt.lower() not in FORMATS:
         raise VerifierError(f"unknown claims format {fmt!r}: expected one of {', '.join(FORMATS)}")
-    name = "stdin" if path == "-" else path
     stream = _open(path)
+    owned = None if path == "-" else stream  # stdin is not ours to close
     try:
         lines = enumerate(stream, 1)
-        head: list[tuple[int, bytes]] = []
+        head: list[tuple[int, bytes]] = []  # lines read while looking for the first claim line
         first = b""
         for number, line in lines:
-            if number == 1 and line.startswith(_BOM):
-                line = line[len(_BOM):]
+            line = line[len(_BOM):] if number == 1 and line.startswith(_BOM) else line
             head.append((number, line))
             if not _skipped(line.strip()):
                 first = line
                 break
-        if not first:  # nothing but blanks and comments: no claims
-            return _unique_ids(iter(()), stream)
-        suffix = "".join(Path(path).suffixes[-1:]).lower() if path != "-" else ""
+        if not first:  # nothing but blanks and comments: no claims (the caller says so)
+            return _unique_ids(iter(()), owned)
+        suffix = Path(path).suffix.lower() if path != "-" else ""
+        name = "stdin" if path == "-" else path
         fmt = (fmt or "").lower() or _SUFFIX_FORMATS.get(suffix) or _format_from_content(first, name)
         numbered = chain(head, lines)
         if fmt == "jsonl":
@@ -540,7 +532,7 @@ def read_claims(path: str, fmt: str | None = None) -> Iterator[Claim | BadClaim]
         else:
             items = _read_delimited(numbered, "," if fmt == "csv" else "\t", name)
     except BaseException:
-        if stream is not sys.stdin.buffer:
-            stream.close()
+        if owned is not None:
+            owned.close()
         raise
-    return _unique_ids(items, stream)
+    return _unique_ids(items, owned)

@@ -1,0 +1,188 @@
+"""Set-based verification of structured claims: link, retrieve (rules A/B/C), compare, judge.
+
+A batch of claims costs a handful of queries: one label-index lookup for all
+subject texts, one for all entity-valued objects, one statements query for all
+candidate subjects, and one query per hierarchy level — never a query per claim.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from index.text import normalise
+
+from .compare import ClaimObject
+from .facts import KGFacts, entity_values
+from .judge import PropertyChoice, judge
+from .model import NOT_ENOUGH_INFO, SUPPORTED, Claim, Verdict
+
+MIN_PROPERTY_SCORE = 0.4  # below this a property candidate is noise (a vector hit with cosine < 0.5)
+SUBJECT_MARGIN = 0.05
+STRONG_SUPPORT = 0.75  # support this strong from any namesake settles which entity the claim is about  # subject candidates this close to the best are all tried, the graph decides
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    top_k: int = 3  # evidence statements per verdict
+    rel_tol: float = 0.01  # relative tolerance of quantities
+    subject_candidates: int = 20
+    property_candidates: int = 3  # Factum: the top-3 predicates
+
+
+class Checker:
+    def __init__(self, kg, embedder=None, options: CheckOptions = CheckOptions()):
+        self.kg = kg
+        self.options = options
+        self.facts = KGFacts(kg)
+        self._property_cache: dict[str, list[PropertyChoice]] = {}
+
+    # -- linking --------------------------------------------------------------------------------
+    def properties_for(self, predicate: str) -> list[PropertyChoice]:
+        key = " ".join(predicate.split())
+        cached = self._property_cache.get(key)
+        if cached is None:
+            found = [c for c in self.kg.search_properties(key, self.options.property_candidates)
+                     if c.score >= MIN_PROPERTY_SCORE]
+            cached = [PropertyChoice(c.id, min(1.0, c.score), i == 0) for i, c in enumerate(found)]
+            self._property_cache[key] = cached
+        return cached
+
+    def _subject_candidates(self, claims: list[Claim]) -> dict[str, list[tuple[str, float]]]:
+        texts = [c.subject for c in claims if not c.subject_id and c.subject]
+        found = self.kg.searcher().entities_bulk(texts, k=self.options.subject_candidates) if texts else {}
+        out = {}
+        for claim in claims:
+            if claim.subject_id:
+                out[claim.id] = [(claim.subject_id, 1.0)]
+                continue
+            cands = found.get(claim.subject) or []
+            if cands:
+                best = cands[0].score
+                out[claim.id] = [(c.id, c.score) for c in cands if c.score >= best - SUBJECT_MARGIN]
+                # The same name for several entities: the graph decides which one the claim is about.
+            else:
+                out[claim.id] = []
+        return out
+
+    # -- the batch ------------------------------------------------------------------------------
+    def check(self, claims: list[Claim]) -> list[Verdict]:
+        new_predicates = {" ".join(c.predicate.split()) for c in claims if not c.property_id and c.predicate}
+        new_predicates |= {" ".join(p.split()) for c in claims for p, _ in c.qualifiers}
+        self.facts.prefetch_predicates(new_predicates - set(self._property_cache))
+        subjects = self._subject_candidates(claims)
+        props = {c.id: ([PropertyChoice(c.property_id, 1.0, True)] if c.property_id else
+                        self.properties_for(c.predicate)) for c in claims}
+        all_subjects = {sid for cands in subjects.values() for sid, _ in cands}
+        statements = self.kg.statements_for(all_subjects)
+        wanted_props = {c.id: {p.pid for p in props[c.id]} for c in claims}
+
+        # Prefetch everything the comparisons will ask for, in bulk.
+        values, labels = set(), set(all_subjects)
+        for claim in claims:
+            for sid, _ in subjects[claim.id]:
+                for st in statements.get(sid, ()):
+                    labels.add(st.property)
+                    if st.value.unit:
+                        labels.add(st.value.unit)
+                    if st.property in wanted_props[claim.id] and st.value.entity_id:
+                        values.add(st.value.entity_id)
+        object_texts = [c.object for c in claims if c.object and not c.object_id and not _looks_literal(c.object)]
+        linked = self.kg.searcher().entities_bulk(object_texts, k=3) if object_texts else {}
+        linked_ids = {t: tuple(x.id for x in cands) for t, cands in linked.items()}
+        object_ids = {c.object_id for c in claims if c.object_id} | {i for ids in linked_ids.values() for i in ids}
+        self.facts.prefetch_names(values | object_ids)
+        self.facts.prefetch_ancestors(values | object_ids)
+        self.facts.prefetch_labels(labels | values)
+        self.facts.prefetch_datatypes({p.pid for ps in props.values() for p in ps})
+        return [self._judge_one(c, subjects[c.id], props[c.id], statements, linked_ids) for c in claims]
+
+    def _judge_one(self, claim: Claim, candidates, props, statements, linked_ids) -> Verdict:
+        obj = ClaimObject(claim.object, claim.object_id, self.options.rel_tol,
+                          linked_ids.get(claim.object, ()))
+        if not candidates:
+            return Verdict(claim=claim, verdict=NOT_ENOUGH_INFO, confidence=0.9, rule="none",
+                           reason=f"no entity named {claim.subject!r} in the graph")
+        if not props:
+            return Verdict(claim=claim, verdict=NOT_ENOUGH_INFO, confidence=0.8, rule="none",
+                           subject_id=candidates[0][0],
+                           reason=f"no property of the graph matches the predicate {claim.predicate!r}")
+        qualifiers = self._claim_qualifiers(claim)
+        best = None
+        weak_support = None
+        for position, (sid, _score) in enumerate(candidates):
+            subject_statements = statements.get(sid, [])
+            if claim.subject_id and not subject_statements and self.facts.label(sid) is None:
+                return Verdict(claim=claim, verdict=NOT_ENOUGH_INFO, confidence=0.9, rule="none",
+                               reason=f"unknown subject id {sid}", error=f"unknown subject id {sid}")
+            chosen = props if claim.property_id else self._choose_properties(props, obj, claim, subject_statements)
+            if not chosen:
+                continue
+            verdict = judge(claim, obj, sid, chosen, subject_statements, self.facts, qualifiers, self.options.top_k)
+            if verdict.verdict == SUPPORTED:
+                if verdict.confidence >= STRONG_SUPPORT or position == 0:
+                    return verdict
+                # Weak support from a namesake (a day the graph cannot confirm) must not beat the others.
+                weak_support = weak_support or verdict
+                continue
+            has_property = any(st.property == chosen[0].pid for st in subject_statements)
+            rank = (has_property, verdict.confidence)
+            if best is None or rank > best[0]:
+                best = (rank, verdict)
+        if weak_support is not None and (best is None or not best[0][0]):
+            return weak_support
+        if best is None:
+            return Verdict(claim=claim, verdict=NOT_ENOUGH_INFO, confidence=0.7, rule="none",
+                           subject_id=candidates[0][0], property_ids=tuple(p.pid for p in props),
+                           reason=f"no property named like {claim.predicate!r} takes a value like {claim.object!r}")
+        return best[1]
+
+    def _choose_properties(self, props, obj: ClaimObject, claim: Claim, statements) -> list[PropertyChoice]:
+        """Keep the properties whose datatype can hold the object; the primary one (the only one allowed to
+        refute) is the best-named property the subject actually has."""
+        compatible = [p for p in props if _accepts(self.facts.datatype(p.pid), obj, claim.kind)]
+        if not compatible:
+            return []
+        present = {st.property for st in statements}
+        primary = compatible[0]
+        if primary.pid not in present:
+            # The best name is absent: a near-equally well named property the subject has may stand in
+            # (a lexical match, never a loose vector one: a wrong stand-in would refute wrongly).
+            primary = next((p for p in compatible[1:] if p.pid in present and p.score >= 0.85), primary)
+        return [PropertyChoice(p.pid, p.score, p is primary) for p in
+                sorted(compatible, key=lambda p: p is not primary)]
+
+    def _claim_qualifiers(self, claim: Claim) -> list[tuple[str, ClaimObject]]:
+        out = []
+        for predicate, value in claim.qualifiers:
+            choices = self.properties_for(predicate)
+            if choices:
+                out.append((choices[0].pid, ClaimObject(value, rel_tol=self.options.rel_tol)))
+        return out
+
+
+_STRING_TYPES = ("string", "external-id", "monolingualtext", "url", "commonsMedia", "math", "musical-notation")
+
+
+def _accepts(datatype: str | None, obj: ClaimObject, kind: str | None) -> bool:
+    """Can a property of this datatype hold the claimed object?"""
+    if datatype is None:
+        return True
+    if datatype == "time":
+        return kind in (None, "date") and obj.date is not None
+    if datatype == "quantity":
+        return kind in (None, "quantity") and obj.quantity is not None
+    if datatype.startswith("wikibase-"):
+        return kind in (None, "entity") and bool(obj.object_id or any(ch.isalpha() for ch in obj.text))
+    if datatype == "globe-coordinate":
+        return False
+    return kind in (None, "string", "entity") or datatype in _STRING_TYPES
+
+
+@lru_cache(maxsize=100_000)
+def _looks_literal(text: str) -> bool:
+    """Dates and numbers are not linked as entities (saves a lookup per literal claim)."""
+    stripped = normalise(text).replace(" ", "")
+    return bool(stripped) and sum(ch.isdigit() for ch in stripped) >= max(1, len(stripped) // 2)
+
+
+__all__ = ["Checker", "CheckOptions", "entity_values"]
