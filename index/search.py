@@ -128,28 +128,46 @@ class Searcher:
         ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:k]
         return self._with_descriptions(ranked)
 
-    def entities_bulk(self, texts, k: int = 5) -> dict[str, list[Candidate]]:
-        """Many queries at once: one label-index query for all, vectors only for texts with no label match."""
+    def entities_bulk(self, texts, k: int = 5, vectors: bool = True) -> dict[str, list[Candidate]]:
+        """Many queries at once: one label-index lookup for all; one batched vector search for the texts
+        no label or alias matched (skipped with vectors=False)."""
         queries = {t: " ".join(t.split()) for t in set(texts) if t and t.strip()}
         by_norm: dict[str, list] = defaultdict(list)
         for row in self._lexical_rows(sorted({normalise(q) for q in queries.values()})):
             by_norm[row[0]].append(row)
-        ranked_by_text: dict[str, list] = {}
+        best_by_text: dict[str, dict] = {}
         unmatched = []
         for text, query in queries.items():
             best: dict[str, tuple[float, str, str]] = {}
             self._merge_lexical(best, query, by_norm.get(normalise(query), ()))
-            if best:
-                ranked_by_text[text] = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:k]
-            else:
+            best_by_text[text] = best
+            if not best:
                 unmatched.append(text)
+        if vectors and unmatched and self._load_entity_vectors():
+            hits = self._vector_hits_many([queries[t] for t in unmatched], k)
+            for text, rows in zip(unmatched, hits):
+                for eid, matched, sitelinks, statements, cos in rows:
+                    score = VECTOR_WEIGHT * cos + popularity(sitelinks, statements)
+                    if eid not in best_by_text[text] or score > best_by_text[text][eid][0]:
+                        best_by_text[text][eid] = (score, "vector", matched)
+        ranked_by_text = {t: sorted(b.items(), key=lambda kv: (-kv[1][0], kv[0]))[:k] for t, b in best_by_text.items()}
         info = self._entity_info({eid for ranked in ranked_by_text.values() for eid, _ in ranked})
-        out = {text: self._candidates(ranked, info) for text, ranked in ranked_by_text.items()}
-        if unmatched and self.vectors_dir:
-            self.prime_vectors([queries[t] for t in unmatched])
-        for text in unmatched:
-            out[text] = self.entities(text, k)
-        return out
+        return {text: self._candidates(ranked, info) for text, ranked in ranked_by_text.items()}
+
+    def _vector_hits_many(self, queries: list[str], k: int) -> list[list[tuple]]:
+        self.prime_vectors(queries)
+        matrix = np.stack([self._vector_cache[q] for q in queries]).astype(np.float32)
+        scores, rows = self._entity_index.search(matrix, max(k * 2, 10))
+        per_query = [[(self._entity_texts[r], float(s)) for r, s in zip(rr, ss) if r >= 0]
+                     for rr, ss in zip(rows, scores)]
+        texts = sorted({t for hits in per_query for t, _ in hits})
+        by_text: dict[str, list] = defaultdict(list)
+        for eid, text, sl, sc in self.kg.lookup_in(
+                "SELECT DISTINCT id, text, sitelinks, statement_count FROM label_index "
+                "WHERE text IN ({in}) AND type = 'item'", texts):
+            by_text[text].append((eid, sl, sc))
+        return [[(eid, text, sl, sc, cos) for text, cos in hits for eid, sl, sc in by_text.get(text, ())]
+                for hits in per_query]
 
     def _lexical_rows(self, norms: list[str]) -> list[tuple]:
         norms = [n for n in norms if n]
@@ -168,16 +186,7 @@ class Searcher:
                 best[eid] = (score, how, matched)
 
     def _vector_hits(self, query: str, k: int):
-        vec = self.query_vector(query)
-        scores, rows = self._entity_index.search(vec.reshape(1, -1), max(k * 2, 10))
-        hits = [(self._entity_texts[r], float(s)) for r, s in zip(rows[0], scores[0]) if r >= 0]
-        if not hits:
-            return []
-        cos_by_text = dict(hits)
-        matches = self.kg.lookup_in(
-            "SELECT DISTINCT id, text, sitelinks, statement_count FROM label_index "
-            "WHERE text IN ({in}) AND type = 'item'", list(cos_by_text))
-        return [(eid, text, sl, sc, cos_by_text[text]) for eid, text, sl, sc in matches]
+        return self._vector_hits_many([query], k)[0]
 
     def _entity_info(self, ids) -> dict[str, tuple[str | None, str | None]]:
         ids = sorted(ids)

@@ -87,11 +87,12 @@ class Checker:
                     if st.property in wanted_props[claim.id] and st.value.entity_id:
                         values.add(st.value.entity_id)
         object_texts = [c.object for c in claims if c.object and not c.object_id and not _looks_literal(c.object)]
-        linked = self.kg.searcher().entities_bulk(object_texts, k=3) if object_texts else {}
+        linked = self.kg.searcher().entities_bulk(object_texts, k=3, vectors=False) if object_texts else {}
         linked_ids = {t: tuple(x.id for x in cands) for t, cands in linked.items()}
         object_ids = {c.object_id for c in claims if c.object_id} | {i for ids in linked_ids.values() for i in ids}
         self.facts.prefetch_names(values | object_ids)
         self.facts.prefetch_ancestors(values | object_ids)
+        self.facts.prefetch_names({a for v in values for a in self.facts.ancestors(v)})
         self.facts.prefetch_labels(labels | values)
         self.facts.prefetch_datatypes({p.pid for ps in props.values() for p in ps})
         return [self._judge_one(c, subjects[c.id], props[c.id], statements, linked_ids) for c in claims]
