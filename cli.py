@@ -272,5 +272,87 @@ def show(entity_id, index_dir, prop, about, as_json):
             click.echo(f"  {labels.get(st.subject, st.subject)} ({st.subject}) "
                        f"{labels.get(st.property, st.property)} ({st.property})")
 
+
+def _check_options(top_k, tolerance):
+    from verifier.check import CheckOptions
+
+    return CheckOptions(top_k=top_k, rel_tol=tolerance)
+
+
+@main.command()
+@click.argument("claims_file")
+@index_option
+@click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
+              help="Results JSONL; re-running with the same file skips ids already written.")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "tsv", "nt"]), default=None,
+              help="Input format (default: from the extension, then the content).")
+@click.option("--top-k", default=3, show_default=True, type=click.IntRange(1, 50), help="Evidence per claim.")
+@click.option("--tolerance", default=0.01, show_default=True, type=click.FloatRange(0, 1),
+              help="Relative tolerance for quantities.")
+@click.option("--no-resume", is_flag=True, help="Overwrite OUTPUT instead of resuming it.")
+@click.option("--quiet", is_flag=True, help="No progress bar or summary.")
+@json_option
+@handle_errors
+def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quiet, as_json):
+    """Verify structured claims (JSONL, CSV, TSV, N-Triples; - for stdin): one JSON result per claim."""
+    from verifier.bulk import run_bulk
+    from verifier.claims import read_claims
+
+    items = read_claims(claims_file, fmt)
+    with _open_kg(index_dir) as kg:
+        summary = run_bulk(kg, items, output, _check_options(top_k, tolerance), quiet=quiet or not output,
+                           resume=not no_resume)
+    if summary.checked == 0 and summary.bad_lines == 0 and summary.skipped_done == 0:
+        raise click.ClickException(f"{claims_file} holds no claims")
+    if as_json and output:
+        emit_json(summary.to_dict())
+    elif not quiet:
+        data = summary.to_dict()
+        click.echo(f"checked {data['checked']:,} claims in {data['seconds']:.1f} s "
+                   f"({data['claims_per_second'] or 0:,.0f}/s)", err=True)
+        for verdict, n in data["verdicts"].items():
+            click.echo(f"  {verdict:<16} {n:>10,}", err=True)
+        if data["bad_lines"]:
+            click.echo(f"  {'bad lines':<16} {data['bad_lines']:>10,}  (error records in the output)", err=True)
+        if data["skipped_already_done"]:
+            click.echo(f"  {'already done':<16} {data['skipped_already_done']:>10,}", err=True)
+
+
+@main.command("eval")
+@click.argument("labelled_file")
+@index_option
+@click.option("--tolerance", default=0.01, show_default=True, type=click.FloatRange(0, 1))
+@click.option("--errors", "errors_out", default=None, type=click.Path(dir_okay=False),
+              help="Write the misjudged claims with their verdicts to this JSONL file.")
+@json_option
+@handle_errors
+def eval_cmd(labelled_file, index_dir, tolerance, errors_out, as_json):
+    """Score the verifier on a labelled claims file (claims-dev format)."""
+    import orjson
+
+    from verifier.evaluate import evaluate
+    from verifier.serialize import verdict_to_dict
+
+    with _open_kg(index_dir) as kg:
+        report, pairs = evaluate(kg, labelled_file, _check_options(3, tolerance))
+    if errors_out:
+        with open(errors_out, "wb") as fh:
+            for gold, verdict in pairs:
+                if gold["label"] != verdict.verdict:
+                    fh.write(orjson.dumps({"gold": gold, "got": verdict_to_dict(verdict)}) + b"\n")
+    if as_json:
+        emit_json(report)
+        return
+    click.echo(f"{report['claims']:,} claims, {report['claims_per_second']:,.0f} claims/s")
+    click.echo(f"accuracy        {report['accuracy']:.4f}")
+    click.echo(f"C1 (supported)  {report['C1']}")
+    click.echo(f"C3 (refuted + correct value) {report['C3']}")
+    click.echo(f"false support   {report['false_support']}")
+    click.echo(f"subject linking {report['subject_linking']}")
+    for verdict, m in report["per_verdict"].items():
+        click.echo(f"  {verdict:<16} P {m['precision']:.4f}  R {m['recall']:.4f}  F1 {m['f1']:.4f}  n={m['support']}")
+    click.echo(f"by kind:       {report['by_kind']}")
+    click.echo(f"by corruption: {report['by_corruption']}")
+
 if __name__ == "__main__":
     main()

@@ -71,6 +71,9 @@ def plain_value(value: Value, labels: dict[str, str]) -> str:
     """Like render_value, without ids: for sentences and corrections."""
     if value.kind == ENTITY:
         return labels.get(value.entity_id, value.entity_id or "")
+    if value.kind == QUANTITY:  # no uncertainty: a correction reads as a plain amount and unit
+        text = format_amount(value.amount)
+        return text + (" " + labels.get(value.unit, value.unit) if value.unit else "")
     return render_value(value, labels)
 
 

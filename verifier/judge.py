@@ -18,6 +18,7 @@ from index.render import human_date, plain_value
 
 from .compare import (CONFLICT, LESS_SPECIFIC, MATCH, MORE_PRECISE, MORE_SPECIFIC, NO_VALUE, SUPPORT_STRENGTH,
                       SUPPORTING, UNKNOWN, ClaimObject, GraphFacts, qualifiers_agree, relate)
+from .units import unit_by_id
 from .model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Evidence, Verdict
 
 POINT_IN_TIME, START_TIME, END_TIME = "P585", "P580", "P582"
@@ -88,6 +89,9 @@ class _LabelView(dict):
 
     def get(self, key, default=None):
         label = self.facts.label(key) if key else None
+        if label is None and key:
+            unit = unit_by_id(key)  # units often have no entity record in extracts: use the unit table
+            label = unit.label if unit else None
         return label if label is not None else default
 
 

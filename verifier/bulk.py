@@ -1,0 +1,137 @@
+"""Bulk checking of claim files: batches, progress, resumable JSONL output, a summary.
+
+Memory stays bounded for files of millions of claims: claims are read lazily and
+checked batch by batch; only the ids already written (for resuming) are kept.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, TextIO
+
+import orjson
+
+from .check import Checker, CheckOptions
+from .model import VERDICTS, BadClaim, Claim, Verdict
+from .serialize import bad_claim_to_dict, verdict_to_dict
+
+BATCH = 2000
+
+
+@dataclass
+class BulkSummary:
+    verdicts: Counter = field(default_factory=Counter)
+    bad_lines: int = 0
+    skipped_done: int = 0
+    seconds: float = 0.0
+
+    @property
+    def checked(self) -> int:
+        return sum(self.verdicts.values())
+
+    def to_dict(self) -> dict:
+        return {"checked": self.checked, "verdicts": {v: self.verdicts.get(v, 0) for v in VERDICTS},
+                "bad_lines": self.bad_lines, "skipped_already_done": self.skipped_done,
+                "seconds": round(self.seconds, 3),
+                "claims_per_second": round(self.checked / self.seconds, 1) if self.seconds else None}
+
+
+def done_ids(path: str) -> set[str]:
+    """Ids already in an output file; a torn last line (killed run) is ignored and rewritten."""
+    ids: set[str] = set()
+    if not os.path.isfile(path):
+        return ids
+    with open(path, "rb") as fh:
+        for line in fh:
+            try:
+                ids.add(orjson.loads(line)["id"])
+            except (orjson.JSONDecodeError, KeyError, TypeError):
+                continue
+    return ids
+
+
+def _truncate_torn_tail(path: str) -> None:
+    """A run killed mid-write leaves a partial last line: cut it so appends stay valid JSONL."""
+    if not os.path.isfile(path) or os.path.getsize(path) == 0:
+        return
+    with open(path, "rb+") as fh:
+        fh.seek(-1, os.SEEK_END)
+        if fh.read(1) == b"\n":
+            return
+        data = fh.seek(0) or fh.read()
+        fh.truncate(data.rfind(b"\n") + 1)
+
+
+def batched(items: Iterable, size: int) -> Iterator[list]:
+    batch = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def check_stream(checker: Checker, items: Iterable[Claim | BadClaim], skip: set[str] = frozenset(),
+                 batch_size: int = BATCH) -> Iterator[Verdict | BadClaim]:
+    """Verdicts (and BadClaims, in place) for a stream of claims, in input order."""
+    for batch in batched(items, batch_size):
+        claims = [c for c in batch if isinstance(c, Claim) and c.id not in skip]
+        verdicts = iter(checker.check(claims)) if claims else iter(())
+        for item in batch:
+            if isinstance(item, BadClaim):
+                yield item
+            elif item.id not in skip:
+                yield next(verdicts)
+
+
+def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, options: CheckOptions = CheckOptions(),
+             quiet: bool = False, resume: bool = True) -> BulkSummary:
+    """Check every claim, writing one JSON object per line to `out` (a path enables resuming)."""
+    summary = BulkSummary()
+    skip: set[str] = set()
+    fh = None
+    if isinstance(out, str):
+        if resume:
+            _truncate_torn_tail(out)
+            skip = done_ids(out)
+        fh = open(out, "ab" if resume else "wb")
+        write = fh.write
+    else:
+        stream = out or sys.stdout
+        write = (lambda b: stream.write(b.decode())) if not hasattr(stream, "buffer") else stream.buffer.write
+    checker = Checker(kg, options=options)
+    bar = None
+    if not quiet and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(unit=" claims", desc="check", file=sys.stderr)
+    started = time.monotonic()
+    try:
+        for item in check_stream(checker, _count_skips(items, skip, summary), skip):
+            if isinstance(item, BadClaim):
+                summary.bad_lines += 1
+                write(orjson.dumps(bad_claim_to_dict(item)) + b"\n")
+            else:
+                summary.verdicts[item.verdict] += 1
+                write(orjson.dumps(verdict_to_dict(item)) + b"\n")
+            if bar is not None:
+                bar.update(1)
+    finally:
+        summary.seconds = time.monotonic() - started
+        if bar is not None:
+            bar.close()
+        if fh is not None:
+            fh.close()
+    return summary
+
+
+def _count_skips(items, skip, summary):
+    for item in items:
+        if isinstance(item, Claim) and item.id in skip:
+            summary.skipped_done += 1
+        yield item
