@@ -180,6 +180,22 @@ class KG:
             out[st.subject].append(st)
         return out
 
+    def references_for(self, keys: Iterable[tuple[str, str]]) -> dict[str, tuple[Reference, ...]]:
+        """References of many statements, by (subject, statement_id): provenance for evidence, in bulk."""
+        keys = list(keys)
+        if not keys:
+            return {}
+        subjects = sorted({k[0] for k in keys})
+        ids = sorted({k[1] for k in keys})
+        grouped: dict[str, dict[str, list[Snak]]] = defaultdict(dict)
+        for r in self.sql(
+            f"SELECT {_REFERENCE_COLS} FROM \"references\" WHERE subject IN (SELECT unnest(?)) "
+            "AND statement_id IN (SELECT unnest(?)) ORDER BY statement_id, reference_order, snak_order",
+            [subjects, ids],
+        ):
+            grouped[r[0]].setdefault(r[1], []).append(Snak(r[4], row_value(r, 5)))
+        return {sid: tuple(Reference(h, tuple(snaks)) for h, snaks in refs.items()) for sid, refs in grouped.items()}
+
     def statements_about(self, object_id: str, details: bool = True) -> list[Statement]:
         """Statements whose value is the entity `object_id` (needs `kgcheck index`)."""
         if not self.has_table("statements_by_object"):

@@ -89,3 +89,36 @@ def make_dump(tmp_path):
         return write_dump(tmp_path / (name + suffix), lines, compression, closed)
 
     return make
+
+# -- index / verifier ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def mini_kg_dir(mini_dump, tmp_path_factory) -> Path:
+    """The mini fixture ingested and indexed with the deterministic FakeEmbedder (no model, fast)."""
+    from index.build import build_index
+    from index.embed import FakeEmbedder
+    from ingest.pipeline import IngestOptions, ingest
+
+    out = tmp_path_factory.mktemp("kg") / "mini-kg"
+    ingest(str(mini_dump), str(out), IngestOptions(workers=1, quiet=True))
+    build_index(str(out), embedder=FakeEmbedder(), quiet=True)
+    return out
+
+
+@pytest.fixture()
+def mini_kg(mini_kg_dir):
+    from index.embed import FakeEmbedder
+    from index.store import KG
+
+    kg = KG.open(str(mini_kg_dir), embedder=FakeEmbedder())
+    yield kg
+    kg.close()
+
+
+@pytest.fixture(scope="session")
+def shared_bench() -> Path:
+    path = TESTS.parents[1] / "shared" / "bench"
+    if not path.is_dir():
+        pytest.skip(f"real-data test: {path} is absent (../shared is not beside the repo)")
+    return path

@@ -6,18 +6,19 @@ candidate subjects, and one query per hierarchy level — never a query per clai
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from index.text import normalise
 
 from .compare import ClaimObject
 from .facts import KGFacts, entity_values
-from .judge import PropertyChoice, judge
+from .judge import PropertyChoice, judge, reference_pairs
 from .model import NOT_ENOUGH_INFO, SUPPORTED, Claim, Verdict
 
 MIN_PROPERTY_SCORE = 0.4  # below this a property candidate is noise (a vector hit with cosine < 0.5)
 SUBJECT_MARGIN = 0.05
+MIN_VECTOR_SUBJECT = 0.6  # 0.8 x cosine 0.75
 STRONG_SUPPORT = 0.75  # support this strong from any namesake settles which entity the claim is about  # subject candidates this close to the best are all tried, the graph decides
 
 
@@ -55,7 +56,8 @@ class Checker:
             if claim.subject_id:
                 out[claim.id] = [(claim.subject_id, 1.0)]
                 continue
-            cands = found.get(claim.subject) or []
+            # A vector-only hit must be close: a far neighbour is another entity, not a spelling variant.
+            cands = [c for c in found.get(claim.subject) or [] if c.matched_by != "vector" or c.score >= MIN_VECTOR_SUBJECT]
             if cands:
                 best = cands[0].score
                 out[claim.id] = [(c.id, c.score) for c in cands if c.score >= best - SUBJECT_MARGIN]
@@ -95,7 +97,25 @@ class Checker:
         self.facts.prefetch_names({a for v in values for a in self.facts.ancestors(v)})
         self.facts.prefetch_labels(labels | values)
         self.facts.prefetch_datatypes({p.pid for ps in props.values() for p in ps})
-        return [self._judge_one(c, subjects[c.id], props[c.id], statements, linked_ids) for c in claims]
+        verdicts = [self._judge_one(c, subjects[c.id], props[c.id], statements, linked_ids) for c in claims]
+        return self._with_references(verdicts)
+
+    def _with_references(self, verdicts: list[Verdict]) -> list[Verdict]:
+        """Provenance for the evidence only (not for every candidate statement): one query a batch."""
+        keys = {(e.subject, e.statement_id) for v in verdicts for e in v.evidence}
+        refs = self.kg.references_for(keys)
+        if not refs:
+            return verdicts
+        self.facts.prefetch_labels({s.property for rs in refs.values() for r in rs for s in r.snaks} |
+                                   {s.value.entity_id for rs in refs.values() for r in rs for s in r.snaks})
+        out = []
+        for v in verdicts:
+            if any(e.statement_id in refs for e in v.evidence):
+                evidence = tuple(replace(e, references=reference_pairs(refs.get(e.statement_id, ()), self.facts))
+                                 for e in v.evidence)
+                v = replace(v, evidence=evidence)
+            out.append(v)
+        return out
 
     def _judge_one(self, claim: Claim, candidates, props, statements, linked_ids) -> Verdict:
         obj = ClaimObject(claim.object, claim.object_id, self.options.rel_tol,

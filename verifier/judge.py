@@ -80,6 +80,12 @@ def evidence_of(st: Statement, relation: str, score: float, facts: GraphFacts) -
     )
 
 
+def reference_pairs(references, facts: GraphFacts) -> tuple:
+    labels = _LabelView(facts)
+    return tuple(tuple((facts.label(s.property) or s.property, plain_value(s.value, labels)) for s in r.snaks)
+                 for r in references)
+
+
 class _LabelView(dict):
     """A dict-like view over facts.label for the render helpers."""
 

