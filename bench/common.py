@@ -1,0 +1,40 @@
+"""Shared helpers of the bench scripts: locate ../shared, build an index once, percentiles."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+sys.path.insert(0, str(ROOT))
+
+
+def need_shared(path: Path) -> Path:
+    if not path.exists():
+        sys.exit(f"{path} is absent: the benchmarks need ../shared beside the repo")
+    return path
+
+
+def ensure_index(dump: Path, out: str) -> str:
+    """Build DUMP into OUT unless a finished index is already there."""
+    if not os.path.isfile(os.path.join(out, "manifest.json")) or "index" not in open(
+            os.path.join(out, "manifest.json")).read():
+        from index.build import build_index
+        from ingest.pipeline import IngestOptions, ingest
+
+        print(f"building {out} from {dump} ...", file=sys.stderr)
+        ingest(str(dump), out, IngestOptions(quiet=True))
+        build_index(out, quiet=True)
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def rss_mb() -> float:
+    import psutil
+
+    return psutil.Process().memory_info().rss / 2**20
