@@ -169,14 +169,18 @@ class KG:
         rows = self.sql(f"SELECT {_STATEMENT_COLS} FROM statements WHERE {where}", params)
         return self._assemble(rows, [subject], details)
 
-    def statements_for(self, subjects: Iterable[str], details: bool = False) -> dict[str, list[Statement]]:
-        """Bulk: every statement of many subjects in one query."""
+    def statements_for(self, subjects: Iterable[str], details: bool = False,
+                       properties: Iterable[str] | None = None) -> dict[str, list[Statement]]:
+        """Bulk: the statements of many subjects (optionally only some properties) in one query."""
         wanted = sorted(set(subjects))
         out: dict[str, list[Statement]] = defaultdict(list)
         if not wanted:
             return out
-        rows = self.sql(f"SELECT {_STATEMENT_COLS} FROM statements WHERE subject IN (SELECT unnest(?))", [wanted])
-        for st in self._assemble(rows, wanted, details):
+        query, params = f"SELECT {_STATEMENT_COLS} FROM statements WHERE subject IN (SELECT unnest(?))", [wanted]
+        if properties is not None:
+            query += " AND property IN (SELECT unnest(?))"
+            params.append(sorted(set(properties)))
+        for st in self._assemble(self.sql(query, params), wanted, details):
             out[st.subject].append(st)
         return out
 

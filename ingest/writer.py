@@ -15,7 +15,7 @@ import duckdb
 from .convert import SCHEMAS
 from .rows import TABLES
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: statements.statement_order
 DB_FILE = "kg.duckdb"
 MANIFEST = "manifest.json"
 ERRORS = "errors.jsonl"

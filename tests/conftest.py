@@ -76,6 +76,12 @@ def write_dump(path: Path, lines: list[str], compression: str | None = None, clo
     return path
 
 
+@pytest.fixture(scope="session")
+def entity_maker():
+    """small_entity, for tests that write their own dumps (test modules need not import conftest)."""
+    return small_entity
+
+
 @pytest.fixture
 def make_dump(tmp_path):
     """make_dump(n_entities, compression=None, extra_lines=(), name=...) -> path of a generated dump."""

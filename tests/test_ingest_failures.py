@@ -16,7 +16,6 @@ import duckdb
 import orjson
 import psutil
 import pytest
-from conftest import small_entity
 
 from ingest.pipeline import IngestError, IngestOptions, ingest
 from ingest import writer
@@ -167,14 +166,14 @@ def test_stale_builds_of_dead_processes_are_removed(mini_dump, tmp_path):
 # -- signals: a real `kgcheck ingest` subprocess on a bigger input ---------------------------------
 
 @pytest.fixture(scope="module")
-def big_dump(tmp_path_factory) -> Path:
+def big_dump(tmp_path_factory, entity_maker) -> Path:
     """About 160 MB of small entities: several seconds of reading, long enough to interrupt in the middle."""
     path = tmp_path_factory.mktemp("big") / "big.json"
     n = 120_000
     with open(path, "wb") as fh:
         fh.write(b"[\n")
         for i in range(1, n + 1):
-            fh.write(orjson.dumps(small_entity(i)) + (b",\n" if i < n else b"\n"))
+            fh.write(orjson.dumps(entity_maker(i)) + (b",\n" if i < n else b"\n"))
         fh.write(b"]\n")
     return path
 

@@ -75,8 +75,9 @@ class Checker:
         props = {c.id: ([PropertyChoice(c.property_id, 1.0, True)] if c.property_id else
                         self.properties_for(c.predicate)) for c in claims}
         all_subjects = {sid for cands in subjects.values() for sid, _ in cands}
-        statements = self.kg.statements_for(all_subjects)
         wanted_props = {c.id: {p.pid for p in props[c.id]} for c in claims}
+        # First pass: only the statements of the claimed properties (most claims end here).
+        statements = self.kg.statements_for(all_subjects, properties={p for ps in wanted_props.values() for p in ps})
 
         # Prefetch everything the comparisons will ask for, in bulk.
         values, labels = set(), set(all_subjects)
@@ -98,6 +99,14 @@ class Checker:
         self.facts.prefetch_labels(labels | values)
         self.facts.prefetch_datatypes({p.pid for ps in props.values() for p in ps})
         verdicts = [self._judge_one(c, subjects[c.id], props[c.id], statements, linked_ids) for c in claims]
+        # Second pass, rules B (same object) and C: all statements, only of subjects that lack the property.
+        redo = [i for i, v in enumerate(verdicts) if v.rule == "C" and v.subject_id]
+        if redo:
+            full = self.kg.statements_for({verdicts[i].subject_id for i in redo})
+            self.facts.prefetch_labels({st.property for sts in full.values() for st in sts})
+            for i in redo:
+                c = claims[i]
+                verdicts[i] = self._judge_one(c, [(verdicts[i].subject_id, 1.0)], props[c.id], full, linked_ids)
         return self._with_references(verdicts)
 
     def _with_references(self, verdicts: list[Verdict]) -> list[Verdict]:

@@ -35,6 +35,7 @@ class KGFacts(JudgeFacts):
         self._functionality: dict[str, float] | None = None
         self._prop_vectors: dict[str, np.ndarray] | None = None
         self._datatypes: dict[str, str | None] = {}
+        self._similarity: dict[tuple[str, str], float] = {}
 
     # -- names and labels -------------------------------------------------------------------------
     def prefetch_names(self, ids) -> None:
@@ -156,6 +157,10 @@ class KGFacts(JudgeFacts):
         """Best cosine between the claim's predicate and any text of the property (GPToLODS/Factum matching)."""
         if not predicate:
             return 0.0
+        key = (predicate, pid)
+        cached = self._similarity.get(key)
+        if cached is not None:
+            return cached
         if self._prop_vectors is None:
             with self._lock:
                 if self._prop_vectors is None:
@@ -163,7 +168,8 @@ class KGFacts(JudgeFacts):
         vectors = self._prop_vectors.get(pid)
         if vectors is None:
             return 0.0
-        return float(np.max(vectors @ self.kg.searcher().query_vector(predicate)))
+        value = self._similarity[key] = float(np.max(vectors @ self.kg.searcher().query_vector(predicate)))
+        return value
 
 
 def entity_values(statements) -> set[str]:
