@@ -120,7 +120,7 @@ def test_real_minilm_index_opens_no_socket(mini_dump, tmp_path):
     from index.build import build_index
     from index.embed import MiniLMEmbedder
     from ingest.pipeline import IngestOptions, ingest
-    from tests.netguard import no_network
+    from netguard import no_network
 
     out = tmp_path / "kg"
     with no_network():

@@ -10,6 +10,7 @@ import pty
 import shutil
 import subprocess
 import sys
+from ingest.writer import SCHEMA_VERSION
 from pathlib import Path
 
 import duckdb
@@ -104,7 +105,7 @@ def test_manifest_fields_are_all_there_and_right(mini_index, mini_dump):
     for table, n in m["counts"].items():
         assert query(mini_index, f'SELECT count(*) FROM "{table}"') == [(n,)]
     assert m["languages"] == ["en", "mul"]
-    assert (m["schema_version"], m["kgcheck_version"], m["kind"]) == (1, ingest_pkg.__version__, "kgcheck-index")
+    assert (m["schema_version"], m["kgcheck_version"], m["kind"]) == (SCHEMA_VERSION, ingest_pkg.__version__, "kgcheck-index")
     assert m["wall_seconds"] > 0 and m["workers"] == 2
     assert m["bad_lines"] == {"total": 1, "by_reason": {"invalid-json": 1}, "file": "errors.jsonl"}
 
