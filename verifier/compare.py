@@ -99,6 +99,8 @@ def _relate_entity(obj: ClaimObject, value_id: str, facts: GraphFacts) -> str:
             return MATCH
     elif obj.norm and obj.norm in facts.names(value_id):
         return MATCH
+    if not obj.object_id and not facts.names(value_id):
+        return INCOMPARABLE  # a dangling id (no label in this graph): nothing to compare the name with
     if obj.object_id or obj.norm:
         ancestors = facts.ancestors(value_id)
         claimed = {obj.object_id} if obj.object_id else set(obj.linked_ids)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from index.model import Statement
 from index.render import human_date, plain_value
 
-from .compare import (CONFLICT, LESS_SPECIFIC, MATCH, MORE_PRECISE, MORE_SPECIFIC, NO_VALUE, SUPPORT_STRENGTH,
+from .compare import (CONFLICT, INCOMPARABLE, LESS_SPECIFIC, MATCH, MORE_PRECISE, MORE_SPECIFIC, NO_VALUE, SUPPORT_STRENGTH,
                       SUPPORTING, UNKNOWN, ClaimObject, GraphFacts, qualifiers_agree, relate)
 from .units import unit_by_id
 from .model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Evidence, Verdict
@@ -143,6 +143,9 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
         conflicts = [st for rel, st in rels if rel == CONFLICT]
         if any(rel == MORE_SPECIFIC for rel, _ in rels):
             return verdict(NOT_ENOUGH_INFO, 0.6, "B", "the claim is more specific than the graph's value", evidence)
+        if all(rel == INCOMPARABLE for rel, _ in rels):
+            return verdict(NOT_ENOUGH_INFO, 0.6, "B", "the graph's value cannot be compared with the claim (an "
+                           "entity without a label in this index, or another kind of value)", evidence)
         if all(rel == UNKNOWN for rel, _ in rels):
             return verdict(NOT_ENOUGH_INFO, 0.6, "B", "the graph says there is a value but does not know it",
                            evidence)
