@@ -1,0 +1,188 @@
+"""Free-text verification: extract → link → verify → score → retrofit (KGR) → enrich (Factum).
+
+Verdicts always come from the graph comparison (Checker); the LLM, when there is one, only
+proposes extra claims (kept when their subject links and their object is in the text) and
+smooths the wording of a corrected text (kept only if it keeps every corrected value).
+
+Factuality Degree (Factum, eq. 1) here: the mean, over the claims the graph can settle
+(SUPPORTED or REFUTED), of the claim's score — a SUPPORTED claim scores its confidence
+(the strength of its best matching statement), a REFUTED claim scores 0. NOT_ENOUGH_INFO
+claims are left out (the graph says nothing about them); FD is None when no claim is settled.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from .check import Checker
+from .extract import SpanClaim, extract_claims
+from .model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Verdict
+from .serialize import verdict_to_dict
+from .values import parse_date
+
+
+@dataclass(frozen=True)
+class TextClaim:
+    sentence_index: int
+    start: int
+    end: int
+    span: str
+    claim: Claim
+    verdict: Verdict
+    source: str  # "kg", "llm" or "both"
+
+
+@dataclass(frozen=True)
+class TextReport:
+    text: str
+    sentences: tuple[tuple[int, int], ...]
+    claims: tuple[TextClaim, ...]
+    factuality_degree: float | None
+    shares: dict
+    fixed_text: str | None = None
+    enrichment: tuple[dict, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+def factuality_degree(verdicts: list[Verdict]) -> float | None:
+    settled = [v for v in verdicts if v.verdict in (SUPPORTED, REFUTED)]
+    if not settled:
+        return None
+    return round(sum(v.confidence if v.verdict == SUPPORTED else 0.0 for v in settled) / len(settled), 4)
+
+
+def shares(verdicts: list[Verdict]) -> dict:
+    n = len(verdicts)
+    return {v: round(sum(1 for x in verdicts if x.verdict == v) / n, 4) if n else 0.0
+            for v in (SUPPORTED, REFUTED, NOT_ENOUGH_INFO)}
+
+
+def _llm_claims(kg, llm, text: str, sentences, existing: list[SpanClaim]) -> list[SpanClaim]:
+    from .llm_extract import extract_triples_per_sentence, grounded
+
+    out = []
+    triples = extract_triples_per_sentence(llm, [text[a:b] for a, b in sentences])
+    for si, (sentence_triples, (a, b)) in enumerate(zip(triples, sentences)):
+        sentence = text[a:b]
+        for t in sentence_triples:
+            pos = sentence.find(t.object)
+            if pos < 0 or not grounded(t.subject, text):
+                continue  # the object must be a span of the text, the subject must be in it
+            cands = kg.search_entities(t.subject, 1)
+            if not cands or cands[0].matched_by == "vector":
+                continue
+            props = kg.search_properties(t.predicate, 1)
+            if not props:
+                continue
+            start, end = a + pos, a + pos + len(t.object)
+            claim = Claim(id=f"llm{si}-{len(out)}", subject=t.subject, predicate=t.predicate, object=t.object,
+                          subject_id=cands[0].id, property_id=props[0].id)
+            out.append(SpanClaim(claim, si, start, end))
+    return out
+
+
+def _merge(kg_claims: list[SpanClaim], llm_claims: list[SpanClaim]) -> list[tuple[SpanClaim, str]]:
+    merged = [(c, "kg") for c in kg_claims]
+    key = {(c.claim.subject_id, c.claim.property_id, c.start, c.end): i for i, c in enumerate(kg_claims)}
+    for c in llm_claims:
+        k = (c.claim.subject_id, c.claim.property_id, c.start, c.end)
+        if k in key:
+            merged[key[k]] = (merged[key[k]][0], "both")
+        else:
+            merged.append((c, "llm"))
+            key[k] = len(merged) - 1
+    return merged
+
+
+def _replacement(span: str, correction: str) -> str:
+    """The graph's value written like the claim's span: '1962' → '1952', not '11 March 1952'."""
+    claimed, graph = parse_date(span), parse_date(correction)
+    if claimed and graph and claimed.precision == 9:
+        return str(graph.year) if graph.year > 0 else f"{-graph.year} BC"
+    return correction
+
+
+def fix_text(text: str, claims: list[TextClaim]) -> str:
+    """Deterministic span replacement of refuted objects (right to left, so offsets stay valid)."""
+    out = text
+    for tc in sorted((c for c in claims if c.verdict.verdict == REFUTED and c.verdict.corrections),
+                     key=lambda c: -c.start):
+        out = out[:tc.start] + _replacement(tc.span, tc.verdict.corrections[0]) + out[tc.end:]
+    return out
+
+
+def enrich(kg, checker: Checker, text: str, subject_ids: list[str], n: int = 5, m: int = 5) -> list[dict]:
+    """Factum: the top-n properties of the linked entities by similarity to the text, then the top-m facts."""
+    from index.render import plain_value
+
+    from .judge import _LabelView
+
+    statements = kg.statements_for(subject_ids)
+    facts = checker.facts
+    scored = []
+    for sid in subject_ids:
+        for st in statements.get(sid, []):
+            if st.rank == "deprecated" or st.value.kind in ("somevalue", "novalue") or st.value.kind == "string":
+                continue
+            scored.append((facts.predicate_similarity(text, st.property), st))
+    top_props = list(dict.fromkeys(st.property for _, st in sorted(scored, key=lambda t: -t[0])))[:n]
+    chosen = [t for t in sorted(scored, key=lambda t: -t[0]) if t[1].property in top_props][:m]
+    labels = _LabelView(facts)
+    return [{"subject": st.subject, "subject_label": facts.label(st.subject), "property": st.property,
+             "property_label": facts.label(st.property), "value": plain_value(st.value, labels),
+             "statement_id": st.statement_id, "score": round(score, 4),
+             "sentence": f"{facts.label(st.subject)} — {facts.label(st.property)}: {plain_value(st.value, labels)}"}
+            for score, st in chosen]
+
+
+def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, enrich_facts: bool = False,
+                checker: Checker | None = None) -> TextReport:
+    checker = checker or Checker(kg)
+    sentences, kg_claims = extract_claims(kg, checker.facts, text)
+    notes = []
+    llm_claims = []
+    if llm is not None:
+        try:
+            llm_claims = _llm_claims(kg, llm, text, sentences, kg_claims)
+        except Exception as exc:  # noqa: BLE001 - the LLM only adds claims: KG-first results stand without it
+            notes.append(f"LLM extraction failed: {exc}")
+    merged = _merge(kg_claims, llm_claims)
+    verdicts = checker.check([c.claim for c, _ in merged]) if merged else []
+    claims = tuple(TextClaim(c.sentence_index, c.start, c.end, text[c.start:c.end], c.claim, v, source)
+                   for (c, source), v in zip(merged, verdicts))
+    fixed = None
+    if fix:
+        fixed = text
+        for _ in range(max(1, rounds)):  # KGR: retrofit, then verify the retrofitted text again
+            round_report = claims if fixed == text else verify_text(kg, fixed, checker=checker).claims
+            new = fix_text(fixed, list(round_report))
+            if new == fixed:
+                break
+            fixed = new
+        if llm is not None and fixed != text:
+            from .llm_extract import smooth_text_safely
+
+            required = [_replacement(c.span, c.verdict.corrections[0]) for c in claims
+                        if c.verdict.verdict == REFUTED and c.verdict.corrections]
+            fixed = smooth_text_safely(llm, fixed, required)
+    enrichment = ()
+    if enrich_facts:
+        subject_ids = list(dict.fromkeys(c.claim.subject_id for c in claims if c.claim.subject_id))
+        enrichment = tuple(enrich(kg, checker, text, subject_ids))
+    return TextReport(text, tuple(sentences), claims, factuality_degree(list(verdicts)), shares(list(verdicts)),
+                      fixed, enrichment, tuple(notes))
+
+
+def report_to_dict(report: TextReport) -> dict:
+    claims = []
+    for tc in report.claims:
+        d = verdict_to_dict(tc.verdict)
+        d.update({"start": tc.start, "end": tc.end, "span": tc.span, "source": tc.source,
+                  "sentence_index": tc.sentence_index})
+        claims.append(d)
+    return {"text": report.text, "sentences": [list(s) for s in report.sentences], "claims": claims,
+            "factuality_degree": report.factuality_degree, "shares": report.shares, "fixed_text": report.fixed_text,
+            "enrichment": list(report.enrichment), "notes": list(report.notes)}
+
+
+_ = (re, replace)
