@@ -354,5 +354,109 @@ def eval_cmd(labelled_file, index_dir, tolerance, errors_out, as_json):
     click.echo(f"by kind:       {report['by_kind']}")
     click.echo(f"by corruption: {report['by_corruption']}")
 
+
+def _load_llm_or_none(use_llm: bool | None, model: str | None):
+    """The LLM when asked for (or by default when available); KG-first alone otherwise, said on stderr."""
+    if use_llm is False:
+        return None
+    from verifier.llm import LLMError, load_llm
+
+    try:
+        return load_llm(model)
+    except (LLMError, ImportError) as exc:
+        if use_llm:
+            raise
+        click.echo(f"note: no LLM ({exc}); extracting claims KG-first only", err=True)
+        return None
+
+
+@main.command()
+@click.argument("text", required=False)
+@index_option
+@click.option("--file", "file_", type=click.File("r", encoding="utf-8"), help="Read the text from a file (- = stdin).")
+@click.option("--fix", is_flag=True, help="Rewrite refuted claims with the graph's values.")
+@click.option("--rounds", default=1, show_default=True, type=click.IntRange(1, 5), help="Retrofitting rounds.")
+@click.option("--enrich", is_flag=True, help="Add the most relevant graph facts (Factum, n = m = 5).")
+@click.option("--html", "html_out", type=click.Path(dir_okay=False), help="Write an HTML report here.")
+@click.option("--llm/--no-llm", "use_llm", default=None, help="Use the GGUF model to extract more claims "
+              "(default: when llama-cpp-python and the model are installed).")
+@click.option("--model", default=None, help="Path of a GGUF model (default $KGCHECK_MODEL, then SmolLM2-135M).")
+@json_option
+@handle_errors
+def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model, as_json):
+    """Verify free TEXT (or --file, or - for stdin): claims, verdicts, evidence, corrections."""
+    from verifier.text import report_to_dict, verify_text
+
+    if text == "-" or (text is None and file_ is None):
+        text = sys.stdin.read()
+    elif text is None:
+        text = file_.read()
+    if not text.strip():
+        raise click.UsageError("give a text to verify (an argument, --file F, or - for stdin)")
+    llm = _load_llm_or_none(use_llm, model)
+    with _open_kg(index_dir) as kg:
+        report = verify_text(kg, text, llm=llm, fix=fix, rounds=rounds, enrich_facts=enrich)
+    if html_out:
+        from verifier.report import render_html
+
+        with open(html_out, "w", encoding="utf-8") as fh:
+            fh.write(render_html(report))
+    if as_json:
+        emit_json(report_to_dict(report))
+        return
+    for note in report.notes:
+        click.echo(f"note: {note}", err=True)
+    if not report.claims:
+        click.echo("no checkable claims found in the text")
+    for n, tc in enumerate(report.claims, 1):
+        v = tc.verdict
+        click.echo(f"[{n}] {v.verdict:<15} {tc.claim.subject} — {tc.claim.predicate} — {tc.span!r}  "
+                   f"({v.confidence:.2f}, rule {v.rule}, {tc.source})")
+        click.echo(f"     {v.reason}")
+        if v.corrections:
+            click.echo(f"     correct value: {', '.join(v.corrections)}")
+        for e in v.evidence[:2]:
+            click.echo(f"     evidence: {e.subject_label or e.subject} ({e.subject}) {e.property_label or e.property} "
+                       f"({e.property}) {e.value}{f' ({e.value_id})' if e.value_id else ''} [{e.statement_id}]")
+    fd = "n/a" if report.factuality_degree is None else f"{report.factuality_degree:.3f}"
+    click.echo(f"Factuality Degree: {fd}  " + "  ".join(f"{k}: {v:.0%}" for k, v in report.shares.items()))
+    if report.fixed_text is not None:
+        click.echo(f"corrected text: {report.fixed_text}")
+    for fact in report.enrichment:
+        click.echo(f"related fact: {fact['sentence']}")
+    if html_out:
+        click.echo(f"HTML report: {html_out}", err=True)
+
+
+@main.command()
+@click.option("--reasoning", required=True, type=click.File("r", encoding="utf-8"), help="The chain of thought.")
+@click.option("--graph", "graph_file", required=True, type=click.File("r", encoding="utf-8"),
+              help="The input subgraph (JSON, JSONL, TSV/CSV or 'h | r | t' lines).")
+@click.option("--threshold", default=None, type=click.FloatRange(0, 1), help="Link score under which the score is 0.")
+@json_option
+@handle_errors
+def faithfulness(reasoning, graph_file, threshold, as_json):
+    """Reasoning-faithfulness score: CoT links matched to the input subgraph by embedding similarity."""
+    from index.embed import get_embedder
+    from verifier.errors import VerifierError
+    from verifier.faithfulness import DEFAULT_THRESHOLD, parse_graph, report_to_dict, score_reasoning
+
+    try:
+        graph = parse_graph(graph_file.read())
+    except ValueError as exc:
+        raise VerifierError(f"cannot read the graph: {exc}") from exc
+    if not graph:
+        raise VerifierError("the graph file holds no edges")
+    report = score_reasoning(reasoning.read(), graph, get_embedder(),
+                             threshold=DEFAULT_THRESHOLD if threshold is None else threshold)
+    if as_json:
+        emit_json(report_to_dict(report))
+        return
+    click.echo(f"faithfulness: {report.score:.3f} (threshold {report.threshold}){' — ' + report.reason if report.reason else ''}")
+    for ls in report.links:
+        match = f"({ls.best_match.head}, {ls.best_match.relation}, {ls.best_match.tail})" if ls.best_match else "none"
+        click.echo(f"  {'ok ' if ls.passed else 'LOW'} {ls.score:.3f}  ({ls.link.head}, {ls.link.relation}, "
+                   f"{ls.link.tail})  ~ {match}")
+
 if __name__ == "__main__":
     main()
