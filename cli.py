@@ -458,5 +458,24 @@ def faithfulness(reasoning, graph_file, threshold, as_json):
         click.echo(f"  {'ok ' if ls.passed else 'LOW'} {ls.score:.3f}  ({ls.link.head}, {ls.link.relation}, "
                    f"{ls.link.tail})  ~ {match}")
 
+
+@main.command()
+@index_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Bind address (localhost by default).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--llm/--no-llm", "use_llm", default=False, help="Use the GGUF model for claim extraction.")
+@click.option("--model", default=None, help="Path of a GGUF model (a server setting, never a request parameter).")
+@click.option("--timeout", default=30.0, show_default=True, type=click.FloatRange(1), help="Seconds per request.")
+@handle_errors
+def serve(index_dir, host, port, use_llm, model, timeout):
+    """A local HTTP API (/verify, /check, /lookup, /entity/{id}, /health) and a web page at /."""
+    import uvicorn
+
+    from verifier.server import create_app
+
+    app = create_app(index_dir, model=model, use_llm=use_llm, request_timeout_s=timeout)
+    click.echo(f"kgcheck serving {index_dir} on http://{host}:{port}/", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
 if __name__ == "__main__":
     main()
