@@ -77,7 +77,7 @@ def _assemble(build_dir: str, parts_dir: str, threads: int, memory_limit: str) -
                 con.execute(f"CREATE TABLE {quote(name)} AS SELECT * FROM empty_parts")
                 con.unregister("empty_parts")
             con.execute(f"COPY {quote(name)} TO '{target}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)")
-            counts[name] = con.execute(f"SELECT count(*) FROM {quote(name)}").fetchone()[0]
+            counts[name] = con.execute(f"SELECT count(*) FROM {quote(name)}").fetchall()[0][0]
         con.execute("CHECKPOINT")
     finally:
         con.close()

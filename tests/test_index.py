@@ -131,3 +131,17 @@ def test_real_minilm_index_opens_no_socket(mini_dump, tmp_path):
         assert kg.search_entities("Douglas Adams")[0].id == "Q42"
         assert kg.search_entities("the writer of Hitchhiker's Guide Douglas Adam")[0].id == "Q42"
         assert kg.search_properties("birthplace")[0].id == "P19"
+
+
+def test_dump_without_qualifiers_or_references_builds(tmp_path):
+    """Empty tables (no qualifiers, no references) must not break the build (a DuckDB 2 result-state bug)."""
+    from index.build import build_index
+    from ingest.pipeline import IngestOptions, ingest
+
+    dump = tmp_path / "tiny.json"
+    dump.write_text('[\n{"type":"item","id":"Q1","labels":{"en":{"language":"en","value":"One"}},"claims":{}}\n]\n')
+    manifest = ingest(str(dump), str(tmp_path / "kg"), IngestOptions(workers=1, quiet=True))
+    assert manifest["counts"]["qualifiers"] == 0 and manifest["counts"]["references"] == 0
+    build_index(str(tmp_path / "kg"), embedder=FakeEmbedder(), quiet=True)
+    with KG.open(str(tmp_path / "kg"), embedder=FakeEmbedder()) as kg:
+        assert kg.search_entities("One")[0].id == "Q1"
