@@ -72,7 +72,11 @@ def _llm_claims(kg, llm, text: str, sentences, existing: list[SpanClaim]) -> lis
             if not cands or cands[0].matched_by == "vector":
                 continue
             props = kg.search_properties(t.predicate, 1)
-            if not props:
+            # A tiny model's predicate is loose: keep it only when it names a property outright (label or
+            # alias), or one the subject really has — otherwise it would only add unverifiable noise.
+            if not props or (props[0].matched_by == "vector" and
+                             not kg.sql("SELECT 1 FROM statements WHERE subject = ? AND property = ? LIMIT 1",
+                                        [cands[0].id, props[0].id])):
                 continue
             start, end = a + pos, a + pos + len(t.object)
             claim = Claim(id=f"llm{si}-{len(out)}", subject=t.subject, predicate=t.predicate, object=t.object,
