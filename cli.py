@@ -13,6 +13,9 @@ import sys
 
 import click
 
+from verifier.console import (check_summary_lines, eval_lines, faithfulness_lines, index_summary_lines,
+                              ingest_summary_lines, text_report_lines)
+
 DEFAULT_INDEX = os.path.join("data", "index")
 
 
@@ -109,16 +112,8 @@ def _ingest_opts(workers, limit, languages, quiet, keep_previous):
 
 
 def print_ingest_summary(manifest: dict, out: str) -> None:
-    counts = manifest["counts"]
-    click.echo(f"ingested {manifest['source']['path']} -> {out} in {manifest['wall_seconds']:.1f} s", err=True)
-    for name, n in counts.items():
-        click.echo(f"  {name:<11} {n:>12,}", err=True)
-    skipped = sum(manifest["skipped_entities"].values())
-    bad = manifest["bad_lines"]["total"]
-    if skipped:
-        click.echo(f"  skipped     {skipped:>12,}  {manifest['skipped_entities']}", err=True)
-    if bad:
-        click.echo(f"  bad lines   {bad:>12,}  (see {os.path.join(out, 'errors.jsonl')})", err=True)
+    for line in ingest_summary_lines(manifest, out):
+        click.echo(line, err=True)
 
 
 @main.command()
@@ -166,12 +161,8 @@ def _print_index_summary(manifest: dict, as_json: bool) -> None:
     if as_json:
         emit_json(manifest)
         return
-    info = manifest["index"]
-    click.echo(f"indexed with {info['model']} ({info['faiss_index_type']}) in {info['wall_seconds']:.1f} s", err=True)
-    for name, n in info["counts"].items():
-        click.echo(f"  {name:<21} {n:>12,}", err=True)
-    emb = info["embeddings"]
-    click.echo(f"  embeddings: {emb['encoded']:,} encoded, {emb['reused']:,} reused from the cache", err=True)
+    for line in index_summary_lines(manifest):
+        click.echo(line, err=True)
 
 
 @main.command()
@@ -307,16 +298,8 @@ def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quie
     if as_json and output:
         emit_json(summary.to_dict())
     elif not quiet:
-        data = summary.to_dict()
-        click.echo(f"checked {data['checked']:,} claims in {data['seconds']:.1f} s "
-                   f"({data['claims_per_second'] or 0:,.0f}/s)", err=True)
-        for verdict, n in data["verdicts"].items():
-            click.echo(f"  {verdict:<16} {n:>10,}", err=True)
-        if data["bad_lines"]:
-            click.echo(f"  {'bad lines':<16} {data['bad_lines']:>10,}  (error records in the output)", err=True)
-        if data["skipped_already_done"]:
-            click.echo(f"  {'already done':<16} {data['skipped_already_done']:>10,}", err=True)
-
+        for line in check_summary_lines(summary.to_dict()):
+            click.echo(line, err=True)
 
 @main.command("eval")
 @click.argument("labelled_file")
@@ -343,16 +326,8 @@ def eval_cmd(labelled_file, index_dir, tolerance, errors_out, as_json):
     if as_json:
         emit_json(report)
         return
-    click.echo(f"{report['claims']:,} claims, {report['claims_per_second']:,.0f} claims/s")
-    click.echo(f"accuracy        {report['accuracy']:.4f}")
-    click.echo(f"C1 (supported)  {report['C1']}")
-    click.echo(f"C3 (refuted + correct value) {report['C3']}")
-    click.echo(f"false support   {report['false_support']}")
-    click.echo(f"subject linking {report['subject_linking']}")
-    for verdict, m in report["per_verdict"].items():
-        click.echo(f"  {verdict:<16} P {m['precision']:.4f}  R {m['recall']:.4f}  F1 {m['f1']:.4f}  n={m['support']}")
-    click.echo(f"by kind:       {report['by_kind']}")
-    click.echo(f"by corruption: {report['by_corruption']}")
+    for line in eval_lines(report):
+        click.echo(line)
 
 
 def _load_llm_or_none(use_llm: bool | None, model: str | None):
@@ -408,26 +383,8 @@ def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model
     if as_json:
         emit_json(report_to_dict(report))
         return
-    for note in report.notes:
-        click.echo(f"note: {note}", err=True)
-    if not report.claims:
-        click.echo("no checkable claims found in the text")
-    for n, tc in enumerate(report.claims, 1):
-        v = tc.verdict
-        click.echo(f"[{n}] {v.verdict:<15} {tc.claim.subject} — {tc.claim.predicate} — {tc.span!r}  "
-                   f"({v.confidence:.2f}, rule {v.rule}, {tc.source})")
-        click.echo(f"     {v.reason}")
-        if v.corrections:
-            click.echo(f"     correct value: {', '.join(v.corrections)}")
-        for e in v.evidence[:2]:
-            click.echo(f"     evidence: {e.subject_label or e.subject} ({e.subject}) {e.property_label or e.property} "
-                       f"({e.property}) {e.value}{f' ({e.value_id})' if e.value_id else ''} [{e.statement_id}]")
-    fd = "n/a" if report.factuality_degree is None else f"{report.factuality_degree:.3f}"
-    click.echo(f"Factuality Degree: {fd}  " + "  ".join(f"{k}: {v:.0%}" for k, v in report.shares.items()))
-    if report.fixed_text is not None:
-        click.echo(f"corrected text: {report.fixed_text}")
-    for fact in report.enrichment:
-        click.echo(f"related fact: {fact['sentence']}")
+    for line in text_report_lines(report):
+        click.echo(line)
     if html_out:
         click.echo(f"HTML report: {html_out}", err=True)
 
@@ -456,11 +413,8 @@ def faithfulness(reasoning, graph_file, threshold, as_json):
     if as_json:
         emit_json(report_to_dict(report))
         return
-    click.echo(f"faithfulness: {report.score:.3f} (threshold {report.threshold}){' — ' + report.reason if report.reason else ''}")
-    for ls in report.links:
-        match = f"({ls.best_match.head}, {ls.best_match.relation}, {ls.best_match.tail})" if ls.best_match else "none"
-        click.echo(f"  {'ok ' if ls.passed else 'LOW'} {ls.score:.3f}  ({ls.link.head}, {ls.link.relation}, "
-                   f"{ls.link.tail})  ~ {match}")
+    for line in faithfulness_lines(report):
+        click.echo(line)
 
 
 @main.command()
