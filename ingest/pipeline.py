@@ -58,7 +58,7 @@ def _die_with_parent() -> None:
 def _worker_main(tasks, results, parts_dir: str, worker: int, n_workers: int, languages: tuple[str, ...],
                  parent: int) -> None:
     _die_with_parent()
-    if os.getppid() != parent:
+    if not _alive(parent):
         return
     # Ctrl-C is the parent's to handle: it stops the workers and removes the build.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -72,7 +72,7 @@ def _worker_main(tasks, results, parts_dir: str, worker: int, n_workers: int, la
                 try:
                     chunk = tasks.get(timeout=1.0)
                 except queue.Empty:
-                    if os.getppid() != parent:  # the parent was killed: stop, don't linger as an orphan
+                    if not _alive(parent):  # the parent was killed: stop, don't linger as an orphan
                         results.cancel_join_thread()
                         return
                     continue
@@ -90,6 +90,20 @@ def _worker_main(tasks, results, parts_dir: str, worker: int, n_workers: int, la
         results.put(("done", worker, total))
     except BaseException as exc:  # reported to the parent, which aborts the build
         results.put(("failed", worker, f"{type(exc).__name__}: {exc}"))
+
+
+_THREADED_LIBRARIES = {"torch", "llama_cpp", "faiss", "sentence_transformers"}
+
+
+def _alive(pid: int) -> bool:
+    """Is the ingesting process still there? (Workers come from a forkserver: getppid() is not it.)"""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 class _Progress:
@@ -123,7 +137,14 @@ class _Workers:
     """N worker processes fed through a bounded queue (back-pressure bounds the chunks in flight)."""
 
     def __init__(self, n: int, parts_dir: str, languages: tuple[str, ...]):
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+        # fork is cheapest, but forking a process whose thread pools hold locks (torch's OpenMP,
+        # llama.cpp, FAISS loaded by a caller, as in a test run) crashed a child with SIGSEGV in CI:
+        # then the workers come from a fresh forkserver instead.
+        methods = mp.get_all_start_methods()
+        if "fork" in methods and not _THREADED_LIBRARIES & set(sys.modules):
+            ctx = mp.get_context("fork")
+        else:
+            ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
         self.tasks = ctx.Queue(maxsize=2 * n)
         self.results = ctx.Queue()
         self.total = ChunkStats()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import atexit
 import os
 import threading
 from abc import ABC, abstractmethod
@@ -40,6 +41,21 @@ class LLM(ABC):
 
 # Loading a GGUF costs ~0.5 s and ~100 MB+; keep one instance per model file and settings.
 _LOADED_MODELS: dict[tuple, tuple[Any, threading.Lock]] = {}
+
+
+def _close_models() -> None:
+    """Free llama.cpp models before interpreter teardown (otherwise its finaliser prints a TypeError)."""
+    for model, _lock in _LOADED_MODELS.values():
+        close = getattr(model, "close", None)
+        if close is not None:
+            try:
+                close()
+            except Exception:  # noqa: BLE001 - best effort at exit
+                pass
+    _LOADED_MODELS.clear()
+
+
+atexit.register(_close_models)
 _LOAD_LOCK = threading.Lock()
 
 
