@@ -119,6 +119,7 @@ def remove_stale_builds(out_dir: str) -> None:
 
 
 def _pid_alive(pid: int) -> bool:
+    """Is that process still there? (Used by workers: from a forkserver, getppid() is not the parent.)"""
     if pid == os.getpid():
         return True
     try:
