@@ -374,7 +374,7 @@ def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model
         raise click.UsageError("give a text to verify (an argument, --file F, or - for stdin)")
     llm = _load_llm_or_none(use_llm, model)
     with _open_kg(index_dir) as kg:
-        report = verify_text(kg, text, llm=llm, fix=fix, rounds=rounds, enrich_facts=enrich)
+        report = verify_text(kg, text, llm=llm, fix=fix, rounds=rounds, enrich=enrich)
     if html_out:
         from verifier.report import render_html
 

@@ -46,7 +46,8 @@ def main() -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(create_app(index), host="127.0.0.1", port=port, log_level="warning"))
-    threading.Thread(target=server.run, daemon=True).start()
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
     while not server.started:
         time.sleep(0.05)
     base = f"http://127.0.0.1:{port}"
@@ -65,7 +66,9 @@ def main() -> None:
     with ThreadPoolExecutor(args.clients) as pool:
         results = list(pool.map(one, range(args.requests)))
     wall = time.perf_counter() - started
+    client.close()
     server.should_exit = True
+    thread.join(10)  # a clean stop: no native objects torn down under a running thread
     errors = sum(not ok for *_, ok in results)
     print(f"{args.requests} requests, {args.clients} concurrent clients, {wall:.1f} s: "
           f"{args.requests / wall:.1f} requests/s, errors {errors}")

@@ -91,3 +91,25 @@ def test_concurrent_requests(client):
     with ThreadPoolExecutor(16) as pool:
         results = list(pool.map(one, range(48)))
     assert results == ["REFUTED", "SUPPORTED"] * 24
+
+
+def test_framework_errors_and_crashes_are_json(mini_kg_dir, client, monkeypatch):
+    assert client.get("/no-such-route").json() == {"error": "Not Found"}
+    res = client.get("/verify")
+    assert res.status_code == 405 and res.json() == {"error": "Method Not Allowed"}
+    res = client.get("/lookup", params={"q": "Adams", "k": "many"})
+    assert res.status_code == 422 and "query.k" in res.json()["error"]
+
+    import verifier.text
+
+    monkeypatch.setattr(verifier.text, "verify_text", lambda *a, **k: 1 / 0)
+    crashing = TestClient(create_app(str(mini_kg_dir), embedder=FakeEmbedder()), raise_server_exceptions=False)
+    res = crashing.post("/verify", json={"text": DEMO})
+    assert res.status_code == 500 and res.json() == {"error": "internal error (ZeroDivisionError)"}
+
+
+def test_chunked_body_over_the_cap_is_413(client):
+    chunks = (b"x" * 10_000 for _ in range(20))  # no Content-Length: the streamed body is counted
+    res = client.post("/verify", content=chunks)
+    assert res.request.headers.get("content-length") is None
+    assert res.status_code == 413 and "error" in res.json()

@@ -19,6 +19,36 @@ def verdicts(report):
     return [(tc.span, tc.claim.property_id, tc.verdict.verdict) for tc in report.claims]
 
 
+README_DEMO = ("Douglas Adams was born in Cambridge in 1962. He died in Santa Barbara. "
+               "Belgium's capital is Brussels and its head of state is a king.")
+
+
+def test_readme_demo(mini_kg):
+    report = verify_text(mini_kg, README_DEMO, fix=True)
+    got = {(tc.span, tc.claim.property_id): tc.verdict for tc in report.claims}
+    assert got[("Cambridge", "P19")].verdict == SUPPORTED
+    assert got[("1962", "P569")].verdict == REFUTED and got[("1962", "P569")].corrections == ("11 March 1952",)
+    assert got[("king", "P35")].verdict == NOT_ENOUGH_INFO  # Belgium has no head of state in the fixture
+    assert report.fixed_text == README_DEMO.replace("1962", "1952")
+    assert report.shares[NOT_ENOUGH_INFO] > 0 and 0 < report.factuality_degree < 1
+
+
+@pytest.mark.parametrize("claimed, corrected", [
+    ("1962", "1952"), ("11 March 1962", "11 March 1952"), ("March 11, 1962", "March 11, 1952"),
+    ("Mar 11, 1962", "Mar 11, 1952"), ("1962-03-11", "1952-03-11"), ("March 1962", "March 1952"),
+    ("the 1960s", "the 1950s")])
+def test_fix_writes_the_date_in_the_claims_style(mini_kg, claimed, corrected):
+    report = verify_text(mini_kg, f"Douglas Adams was born in {claimed}.", fix=True)
+    assert report.fixed_text == f"Douglas Adams was born in {corrected}."
+
+
+def test_fix_rounds_stop_when_nothing_changes(mini_kg):
+    text = "Douglas Adams was born in 1962. Belgium has a population of 12 million."
+    report = verify_text(mini_kg, text, fix=True, rounds=3)
+    again = verify_text(mini_kg, report.fixed_text)
+    assert all(tc.verdict.verdict != REFUTED for tc in again.claims)
+
+
 def test_sentences_and_mentions(mini_kg):
     text = "Belgium's capital is Brussels. He was born in 1952."
     sentences = split_sentences(text)
@@ -60,7 +90,7 @@ def test_factuality_degree_definition(mini_kg):
 
 
 def test_enrichment_adds_graph_facts(mini_kg):
-    report = verify_text(mini_kg, "Douglas Adams was born in Cambridge.", enrich_facts=True)
+    report = verify_text(mini_kg, "Douglas Adams was born in Cambridge.", enrich=True)
     assert 0 < len(report.enrichment) <= 5
     assert all(e["subject"] == "Q42" and e["sentence"].startswith("Douglas Adams — ") for e in report.enrichment)
 
@@ -144,3 +174,22 @@ def test_real_gguf_smoke(mini_kg):
     report = verify_text(mini_kg, "Douglas Adams was born in Cambridge in 1962.", llm=llm, fix=True)
     assert any(tc.verdict.verdict == REFUTED and tc.span == "1962" for tc in report.claims)
     assert "1952" in report.fixed_text
+
+
+def test_cli_reads_file_and_stdin_and_prints_claims(mini_kg_dir, tmp_path, monkeypatch):
+    import index.embed
+    from cli import main
+    from index.embed import FakeEmbedder
+
+    monkeypatch.setattr(index.embed, "get_embedder", lambda: FakeEmbedder())
+    source = tmp_path / "t.txt"
+    source.write_text(README_DEMO)
+    by_file = CliRunner().invoke(main, ["verify", "--file", str(source), "--index", str(mini_kg_dir), "--no-llm",
+                                        "--fix"])
+    by_stdin = CliRunner().invoke(main, ["verify", "-", "--index", str(mini_kg_dir), "--no-llm", "--fix"],
+                                  input=README_DEMO)
+    assert by_file.exit_code == 0 and by_stdin.exit_code == 0, by_file.output + by_stdin.output
+    assert by_file.stdout == by_stdin.stdout
+    out = by_file.stdout
+    assert "REFUTED" in out and "correct value: 11 March 1952" in out and "NOT_ENOUGH_INFO" in out
+    assert "Factuality Degree:" in out and README_DEMO.replace("1962", "1952") in out

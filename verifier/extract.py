@@ -1,15 +1,19 @@
 """KG-first claim extraction from free text (no LLM needed).
 
-1. Sentences; mentions by a gazetteer over labels and aliases: every word n-gram (n ≤ 6)
+1. Sentences; mentions by a gazetteer over labels and aliases: every word n-gram (n ≤ 8)
    is looked up by its normalised form in one batched query; longest non-overlapping
    matches win; a mention must hold a capital letter or a digit (so "city" in running
    text is not the entity "city"); namesakes are resolved by context (candidates linked
-   to other mentions of the text) and popularity.
+   to other mentions of the text), then, when an LLM is given, by `choose_candidate` (which
+   may answer "no match": the mention is dropped), else by popularity.
 2. Pronouns (he, she, it, his, her, its, they, their) stand for the last subject.
 3. Claims, per sentence, about its subject: another mention that is a value of one of
    the subject's statements (or a place above it: "born in England" for Cambridge);
    a mention named by a property word in the sentence ("capital", "born in"); dates and
-   quantities found by the parsers, attached to the property whose trigger words appear.
+   quantities found by the parsers, attached to the property whose trigger words appear;
+   "<property words> is <phrase>" with no linked object ("its head of state is a king")
+   becomes a claim on that phrase when the subject lacks the property or the phrase is a
+   name — the graph then answers NOT_ENOUGH_INFO rather than the claim being dropped.
 """
 from __future__ import annotations
 
@@ -21,9 +25,13 @@ from index.text import normalise
 from .model import Claim
 from .values import find_dates, find_quantities
 
-MAX_NGRAM = 6
+MAX_NGRAM = 8
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _WORD = re.compile(r"[\w][\w.'’-]*[\w]|[\w]")
+# "<property words> is <phrase>": the phrase ends at punctuation or a conjunction.
+_COPULA = re.compile(r"\s+(?:is|was|are|were|has been|had been)\s+((?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?){1,6})",
+                     re.IGNORECASE)
+_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 PRONOUNS = frozenset("he she it his her its they their him them".split())
 STOP = frozenset("a an the of in on at to for by with and or is was are were be been from as its it his her their "
                  "this that which who whom s he she they".split())
@@ -41,6 +49,8 @@ TRIGGERS = {
     "P26": ("married", "spouse", "wife", "husband"), "P108": ("worked for", "employer"), "P69": ("educated", "studied"),
     "P106": ("occupation", "worked as"), "P27": ("citizen",), "P22": ("father",), "P25": ("mother",),
 }
+ITEM_VALUED = frozenset(p for p in TRIGGERS if p not in ("P569", "P570", "P571", "P577", "P1082", "P2046", "P2044",
+                                                          "P2048"))
 
 
 @dataclass(frozen=True)
@@ -79,7 +89,7 @@ def _ngrams(text: str, start: int, end: int):
                 yield s, e - 2, text[s:e - 2]
 
 
-def find_mentions(kg, text: str, sentences: list[tuple[int, int]]) -> list[list[Mention]]:
+def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None) -> list[list[Mention]]:
     grams = [(si, s, e, span) for si, (a, b) in enumerate(sentences) for s, e, span in _ngrams(text, a, b)
              if any(ch.isupper() or ch.isdigit() for ch in span) and normalise(span) not in STOP and len(span) > 1]
     norms = sorted({normalise(g[3]) for g in grams})
@@ -87,7 +97,8 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]]) -> list[list[
     for norm, eid, sitelinks, statements in kg.lookup_in(
             "SELECT norm, id, sitelinks, statement_count FROM label_index WHERE norm IN ({in}) AND type = 'item'",
             norms):
-        by_norm.setdefault(norm, []).append((eid, sitelinks or 0, statements or 0))
+        if all(c[0] != eid for c in by_norm.get(norm, ())):  # a label that is also an alias: one candidate
+            by_norm.setdefault(norm, []).append((eid, sitelinks or 0, statements or 0))
     chosen: list[list[tuple]] = [[] for _ in sentences]
     for si, s, e, span in sorted(grams, key=lambda g: (-(g[2] - g[1]), g[1])):
         cands = by_norm.get(normalise(span))
@@ -99,14 +110,35 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]]) -> list[list[
     all_candidates = {c[0] for sent in chosen for *_, cands in sent for c in cands}
     linked = _context_links(kg, all_candidates)
     out = []
-    for sent in chosen:
+    for si, sent in enumerate(chosen):
         mentions = []
         for s, e, span, cands in sorted(sent):
             others = {c[0] for sent2 in chosen for *_, cs in sent2 if cs is not cands for c in cs}
-            best = max(cands, key=lambda c: (len(linked.get(c[0], set()) & others), c[1], c[2], c[0]))
+            context = {c[0]: len(linked.get(c[0], set()) & others) for c in cands}
+            best = max(cands, key=lambda c: (context[c[0]], c[1], c[2], c[0]))
+            if llm is not None and len(cands) > 1 and sum(n == context[best[0]] for n in context.values()) > 1:
+                # The text's other entities do not settle it: ask the model (it may say "no match").
+                choice = _ask_llm(kg, llm, text, sentences[si], span, cands)
+                if choice is None:
+                    continue
+                best = next((c for c in cands if c[0] == choice), best)
             mentions.append(Mention(s, e, span, best[0]))
         out.append(mentions)
     return out
+
+
+def _ask_llm(kg, llm, text: str, sentence: tuple[int, int], mention: str, cands: list[tuple]) -> str | None:
+    """The model's choice among namesakes; the popularity order stands when the model fails."""
+    from .llm import LLMError
+    from .llm_extract import choose_candidate
+
+    ids = [c[0] for c in sorted(cands, key=lambda c: (-c[1], -c[2], c[0]))][:8]
+    rows = {r[0]: r for r in kg.lookup_in("SELECT id, label, description FROM entities WHERE id IN ({in})", ids)}
+    listing = [(i, rows.get(i, (i, i, ""))[1] or i, rows.get(i, (i, i, ""))[2] or "") for i in ids]
+    try:
+        return choose_candidate(llm, text[sentence[0]:sentence[1]], mention, listing)
+    except (LLMError, Exception):  # noqa: BLE001 - the model only helps: popularity stands without it
+        return ids[0]
 
 
 def _context_links(kg, ids: set[str]) -> dict[str, set[str]]:
@@ -122,10 +154,10 @@ def _context_links(kg, ids: set[str]) -> dict[str, set[str]]:
     return links
 
 
-def extract_claims(kg, facts, text: str) -> tuple[list[tuple[int, int]], list[SpanClaim]]:
+def extract_claims(kg, facts, text: str, llm=None) -> tuple[list[tuple[int, int]], list[SpanClaim]]:
     """(sentence spans, claims with the character span of each claimed object)."""
     sentences = split_sentences(text)
-    mentions = find_mentions(kg, text, sentences)
+    mentions = find_mentions(kg, text, sentences, llm)
     subjects = {m.entity_id for ms in mentions for m in ms}
     statements = kg.statements_for(subjects)
     values = {st.value.entity_id for sts in statements.values() for st in sts if st.value.entity_id}
@@ -161,8 +193,9 @@ def extract_claims(kg, facts, text: str) -> tuple[list[tuple[int, int]], list[Sp
                         found[pid] = min(found.get(pid, 1 << 30), distance)
             return sorted(found, key=lambda p: (found[p], p not in props_of))
 
-        def emit(pid: str, start: int, end: int, object_id: str | None = None) -> None:
-            claims.append(SpanClaim(Claim(id=f"s{si}-{len(claims)}", subject=subject.text, predicate=facts.label(pid) or pid,
+        def emit(pid: str, start: int, end: int, object_id: str | None = None, predicate: str | None = None) -> None:
+            claims.append(SpanClaim(Claim(id=f"s{si}-{len(claims)}", subject=subject.text,
+                                          predicate=facts.label(pid) or predicate or pid,
                                           object=text[start:end], subject_id=sid, property_id=pid,
                                           object_id=object_id), si, start, end))
 
@@ -183,4 +216,39 @@ def extract_claims(kg, facts, text: str) -> tuple[list[tuple[int, int]], list[Sp
                 continue  # a year is not a quantity
             for pid in triggered("quantity", s)[:1]:
                 emit(pid, a + s, a + e)
+        claimed = {(c.claim.property_id, c.start) for c in claims if c.sentence_index == si}
+        for pid, start, end, words in _unlinked_objects(sentence, ms, props_of, facts):
+            if (pid, a + start) not in claimed and not any(c.start < a + end and a + start < c.end
+                                                           for c in claims if c.sentence_index == si):
+                emit(pid, a + start, a + end, predicate=words)
     return sentences, claims
+
+
+def _unlinked_objects(sentence: str, mentions: list[Mention], props_of: set[str], facts):
+    """(property, start, end, property words) for "<property words> is <phrase>" with no entity in the phrase.
+
+    Kept when the subject lacks the property (the graph will say NOT_ENOUGH_INFO) or the phrase is a name;
+    a common noun for a property the subject has ("its head of state is a king") describes the value
+    rather than names it, and would be refuted wrongly.
+    """
+    names = [(p, w) for p, ws in TRIGGERS.items() for w in ws if facts.datatype(p) == "wikibase-item" or
+             (facts.datatype(p) is None and p in ITEM_VALUED)]  # a small index may lack the property entity
+    names += [(p, facts.label(p)) for p in props_of
+              if facts.datatype(p) == "wikibase-item" and facts.label(p) and len(facts.label(p)) > 3]
+    seen = set()
+    for pid, words in names:
+        for m in re.finditer(r"\b" + re.escape(words.lower()) + r"\b", sentence.lower()):
+            copula = _COPULA.match(sentence, m.end())
+            if not copula or pid in seen:
+                continue
+            phrase_start, phrase = copula.start(1), copula.group(1).rstrip()
+            article = _ARTICLE.match(phrase)
+            if article:
+                phrase_start, phrase = phrase_start + article.end(), phrase[article.end():]
+            end = phrase_start + len(phrase)
+            if not phrase or any(mn.start < end and phrase_start < mn.end for mn in mentions):
+                continue  # an entity there is handled by the mention rule
+            if pid in props_of and not phrase[:1].isupper():
+                continue
+            seen.add(pid)
+            yield pid, phrase_start, end, words

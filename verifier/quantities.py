@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 
+from verifier.dates import _find_dates
 from verifier.units import convert, scale_between, unit_at, unit_for_text
 
 _DIGIT = re.compile(r"\d")
@@ -133,7 +134,7 @@ def parse_quantity(text: str) -> WrittenQuantity | None:
 
 @lru_cache(maxsize=16384)
 def _find_quantities(text: str) -> tuple[tuple[int, int, WrittenQuantity], ...]:
-    dates = _dates()._find_dates(text)
+    dates = _find_dates(text)
     found = []
     for m in _QUANTITY_IN_TEXT.finditer(text):
         head = _quantity(m)
@@ -197,9 +198,3 @@ def compare_quantities(claim: WrittenQuantity, claim_unit_id: str | None, graph_
     if distance <= claim.step * abs(scale) / 2 and (claim.approximate or distance <= 0.05 * abs(graph_amount)):
         return QuantityMatch.APPROXIMATE
     return QuantityMatch.CONFLICT
-
-
-def _dates():
-    import verifier.values as dates  # the dates half; imported late, values re-exports this module
-
-    return dates

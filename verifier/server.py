@@ -3,13 +3,14 @@ request parameters; every asset is local; errors are JSON `{"error": ...}` with 
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 from dataclasses import asdict
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
+from starlette.exceptions import HTTPException
 from starlette.middleware.base import BaseHTTPMiddleware
 
 from .check import Checker
@@ -47,6 +48,22 @@ class BodyLimit(BaseHTTPMiddleware):
         return response
 
 
+def _json_errors(app: FastAPI) -> None:
+    """FastAPI's own errors (unknown route, wrong method, bad query) and crashes in the same {"error"} shape."""
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException):
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError):
+        return _error(422, "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()))
+
+    @app.exception_handler(Exception)
+    async def crash(request: Request, exc: Exception):
+        return _error(500, f"internal error ({type(exc).__name__})")
+
+
 def create_app(index_dir: str, *, model: str | None = None, use_llm: bool = False, embedder=None,
                max_body_bytes: int = 1_000_000, request_timeout_s: float = 30.0, max_check_claims: int = 1000) -> FastAPI:
     from index.store import KG
@@ -69,6 +86,7 @@ def create_app(index_dir: str, *, model: str | None = None, use_llm: bool = Fals
 
     app = FastAPI(title="kgcheck", version=kg.manifest.get("kgcheck_version", "?"), docs_url=None, redoc_url=None)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+    _json_errors(app)
 
     async def run(fn, *args):
         try:
@@ -99,7 +117,7 @@ def create_app(index_dir: str, *, model: str | None = None, use_llm: bool = Fals
         return {"status": "ok", "kgcheck_version": m.get("kgcheck_version"), "schema_version": m.get("schema_version"),
                 "index": {"directory": kg.directory, "counts": m.get("counts"), "source": m.get("source", {}).get("path"),
                           "model": m.get("index", {}).get("model"), "faiss": m.get("index", {}).get("faiss_index_type")},
-                "llm": {"enabled": llm is not None, "model": model or (os.environ.get("KGCHECK_MODEL") if llm else None)}}
+                "llm": {"enabled": llm is not None, "model": str(getattr(llm, "model_path", None) or model or "") or None}}
 
     @app.post("/verify")
     async def verify(request: Request):

@@ -12,13 +12,16 @@ claims are left out (the graph says nothing about them); FD is None when no clai
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .check import Checker
 from .extract import SpanClaim, extract_claims
 from .model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Verdict
 from .serialize import verdict_to_dict
 from .values import parse_date
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
 
 
 @dataclass(frozen=True)
@@ -99,11 +102,29 @@ def _merge(kg_claims: list[SpanClaim], llm_claims: list[SpanClaim]) -> list[tupl
 
 
 def _replacement(span: str, correction: str) -> str:
-    """The graph's value written like the claim's span: '1962' → '1952', not '11 March 1952'."""
+    """The graph's value written like the claim's span: '1962' → '1952', 'March 11, 1962' → 'March 11, 1952'.
+
+    Never more precise than the graph ('1952' stays a year), never more than the claim ('1962' does not
+    become '11 March 1952'); values other than dates are replaced by the graph's value as is.
+    """
     claimed, graph = parse_date(span), parse_date(correction)
-    if claimed and graph and claimed.precision == 9:
-        return str(graph.year) if graph.year > 0 else f"{-graph.year} BC"
-    return correction
+    if not (claimed and graph):
+        return correction
+    precision = min(claimed.precision, graph.precision)
+    year = str(graph.year) if graph.year > 0 else f"{-graph.year} BC"
+    if precision <= 8 and span.rstrip().endswith("s"):
+        return f"{graph.year // 10 * 10}s"
+    if precision <= 9 or graph.month is None:
+        return year
+    short = bool(re.search(r"\b(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b\.?", span))
+    month = MONTHS[graph.month - 1][:3] if short else MONTHS[graph.month - 1]
+    if precision == 10 or graph.day is None:
+        return f"{month} {year}"
+    if re.fullmatch(r"\s*\d{4}-\d{2}-\d{2}\s*", span) and graph.year > 0:
+        return f"{graph.year:04d}-{graph.month:02d}-{graph.day:02d}"
+    if re.match(r"\s*[A-Za-z]", span):  # month first: "March 11, 1962"
+        return f"{month} {graph.day}, {year}"
+    return f"{graph.day} {month} {year}"
 
 
 def fix_text(text: str, claims: list[TextClaim]) -> str:
@@ -115,7 +136,7 @@ def fix_text(text: str, claims: list[TextClaim]) -> str:
     return out
 
 
-def enrich(kg, checker: Checker, text: str, subject_ids: list[str], n: int = 5, m: int = 5) -> list[dict]:
+def related_facts(kg, checker: Checker, text: str, subject_ids: list[str], n: int = 5, m: int = 5) -> list[dict]:
     """Factum: the top-n properties of the linked entities by similarity to the text, then the top-m facts."""
     from index.render import plain_value
 
@@ -139,10 +160,14 @@ def enrich(kg, checker: Checker, text: str, subject_ids: list[str], n: int = 5, 
             for score, st in chosen]
 
 
-def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, enrich_facts: bool = False,
-                checker: Checker | None = None) -> TextReport:
+def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, enrich: bool = False,
+                checker: Checker | None = None, enrich_facts: bool = False) -> TextReport:
+    """Extract claims from `text`, judge each against the graph, score, and optionally fix and enrich.
+
+    `enrich_facts` is the older name of `enrich` (kept for callers written against it).
+    """
     checker = checker or Checker(kg)
-    sentences, kg_claims = extract_claims(kg, checker.facts, text)
+    sentences, kg_claims = extract_claims(kg, checker.facts, text, llm)
     notes = []
     llm_claims = []
     if llm is not None:
@@ -158,7 +183,7 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
     if fix:
         fixed = text
         for _ in range(max(1, rounds)):  # KGR: retrofit, then verify the retrofitted text again
-            round_report = claims if fixed == text else verify_text(kg, fixed, checker=checker).claims
+            round_report = claims if fixed == text else verify_text(kg, fixed, llm=llm, checker=checker).claims
             new = fix_text(fixed, list(round_report))
             if new == fixed:
                 break
@@ -170,9 +195,9 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
                         if c.verdict.verdict == REFUTED and c.verdict.corrections]
             fixed = smooth_text_safely(llm, fixed, required)
     enrichment = ()
-    if enrich_facts:
+    if enrich or enrich_facts:
         subject_ids = list(dict.fromkeys(c.claim.subject_id for c in claims if c.claim.subject_id))
-        enrichment = tuple(enrich(kg, checker, text, subject_ids))
+        enrichment = tuple(related_facts(kg, checker, text, subject_ids))
     return TextReport(text, tuple(sentences), claims, factuality_degree(list(verdicts)), shares(list(verdicts)),
                       fixed, enrichment, tuple(notes))
 
@@ -188,5 +213,3 @@ def report_to_dict(report: TextReport) -> dict:
             "factuality_degree": report.factuality_degree, "shares": report.shares, "fixed_text": report.fixed_text,
             "enrichment": list(report.enrichment), "notes": list(report.notes)}
 
-
-_ = (re, replace)

@@ -1,0 +1,113 @@
+"""KG-first claim extraction: sentences, gazetteer mentions, disambiguation, pronouns, claims per property."""
+from __future__ import annotations
+
+import pytest
+
+from index.text import normalise
+from verifier.check import Checker
+from verifier.extract import extract_claims, find_mentions, split_sentences
+from verifier.llm import FakeLLM, LLMError
+
+
+def claims_of(kg, text, llm=None):
+    _, claims = extract_claims(kg, Checker(kg).facts, text, llm)
+    return [(text[c.start:c.end], c.claim.subject_id, c.claim.property_id, c.claim.object_id) for c in claims]
+
+
+def test_sentence_split_keeps_offsets():
+    text = "Douglas Adams was born in 1952.  He died in 2001! Did he? "
+    spans = split_sentences(text)
+    assert [text[a:b] for a, b in spans] == ["Douglas Adams was born in 1952.", "He died in 2001!", "Did he?"]
+
+
+def test_longest_match_and_aliases(mini_kg):
+    text = "The Kingdom of Belgium borders the United Kingdom."
+    mentions = find_mentions(mini_kg, text, split_sentences(text))[0]
+    # "Kingdom of Belgium" (an alias) beats the shorter "Belgium"; "United Kingdom" is one mention.
+    assert [(m.text, m.entity_id) for m in mentions] == [("Kingdom of Belgium", "Q31"), ("United Kingdom", "Q145")]
+
+
+def test_lowercase_common_words_and_bare_numbers_are_not_mentions(mini_kg):
+    text = "A writer lived in a city with 1952 people."
+    assert find_mentions(mini_kg, text, split_sentences(text)) == [[]]
+
+
+def test_pronoun_stands_for_the_last_subject(mini_kg):
+    got = claims_of(mini_kg, "Douglas Adams was born in Cambridge. He died in Santa Barbara.")
+    assert got == [("Cambridge", "Q42", "P19", "Q350"), ("Santa Barbara", "Q42", "P20", "Q159288")]
+
+
+def test_dates_attach_to_the_triggered_property(mini_kg):
+    got = claims_of(mini_kg, "Douglas Adams was born on 11 March 1962 and died in 2001.")
+    assert ("11 March 1962", "Q42", "P569", None) in got and ("2001", "Q42", "P570", None) in got
+
+
+def test_quantities_attach_to_population_and_area(mini_kg):
+    got = claims_of(mini_kg, "Belgium has a population of 12 million and an area of 30,689 km2.")
+    props = {span: pid for span, _, pid, _ in got}
+    assert props.get("12 million") == "P1082" and props.get("30,689 km2") == "P2046"
+
+
+def test_property_the_subject_lacks_still_yields_a_claim(mini_kg):
+    """"head of state" has no statement for Belgium: a claim (→ NOT_ENOUGH_INFO), not silence."""
+    text = "Belgium's capital is Brussels and its head of state is a king."
+    got = claims_of(mini_kg, text)
+    assert ("Brussels", "Q31", "P36", "Q239") in got
+    assert ("king", "Q31", "P35", None) in got
+
+
+def test_common_noun_for_a_property_the_subject_has_is_not_a_claim(mini_kg):
+    # Belgium has a capital: "a large city" describes it, it does not name it.
+    assert claims_of(mini_kg, "Belgium's capital is a large city.") == []
+
+
+# -- disambiguation among namesakes, over a stub graph ---------------------------------------------
+
+class NamesakeKG:
+    """Two Cambridges: the English one (less popular) is linked to London; the other is not."""
+
+    LABELS = {"cambridge": [("Q350", 90, 5), ("Q49111", 150, 9)], "london": [("Q84", 250, 2)]}
+    ENTITIES = {"Q350": ("Q350", "Cambridge", "city in England"), "Q49111": ("Q49111", "Cambridge", "city in Massachusetts"),
+                "Q84": ("Q84", "London", "capital of the UK")}
+
+    def lookup_in(self, query, values, extra=()):
+        if "label_index" in query:
+            return [(v, *cand) for v in values for cand in self.LABELS.get(normalise(v), ())]
+        return [self.ENTITIES[v] for v in values if v in self.ENTITIES]
+
+    def sql(self, query, params):
+        subjects, values = params
+        return [(s, v) for s, v in [("Q350", "Q84")] if s in subjects and v in values]
+
+
+def link(text, llm=None):
+    return [(m.text, m.entity_id) for ms in find_mentions(NamesakeKG(), text, split_sentences(text), llm) for m in ms]
+
+
+def test_context_beats_popularity():
+    assert link("Cambridge is 80 km from London.") == [("Cambridge", "Q350"), ("London", "Q84")]
+
+
+def test_popularity_without_context():
+    assert link("Cambridge is a city.") == [("Cambridge", "Q49111")]
+
+
+def test_llm_chooses_when_context_does_not_settle():
+    llm = FakeLLM(["Q350"])
+    assert link("Cambridge is a university town.", llm) == [("Cambridge", "Q350")]
+    assert "Q49111: Cambridge (city in Massachusetts)" in llm.calls[0].user
+
+
+def test_llm_no_match_drops_the_mention():
+    assert link("Cambridge is a university town.", FakeLLM(["NO MATCH"])) == []
+
+
+@pytest.mark.parametrize("answer", [LLMError("broken"), "Q1"])
+def test_llm_failure_falls_back_to_popularity(answer):
+    assert link("Cambridge is a university town.", FakeLLM([answer])) == [("Cambridge", "Q49111")]
+
+
+def test_llm_not_asked_when_context_settles():
+    llm = FakeLLM([])
+    assert link("Cambridge is 80 km from London.", llm)[0] == ("Cambridge", "Q350")
+    assert llm.calls == []
