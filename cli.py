@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import sys
 
 import click
@@ -360,9 +361,10 @@ def _load_llm_or_none(use_llm: bool | None, model: str | None):
 @click.option("--llm/--no-llm", "use_llm", default=None, help="Also extract claims with the GGUF model "
               "(default: off, on when --model is given).")
 @click.option("--model", default=None, help="Path of a GGUF model (default $KGCHECK_MODEL, then SmolLM2-135M).")
+@click.option("--properties", default=None, help="Only claims of these properties (comma-separated ids: P57,P58).")
 @json_option
 @handle_errors
-def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model, as_json):
+def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model, properties, as_json):
     """Verify free TEXT (or --file, or - for stdin): claims, verdicts, evidence, corrections."""
     from verifier.text import report_to_dict, verify_text
 
@@ -372,9 +374,14 @@ def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model
         text = file_.read()
     if not text.strip():
         raise click.UsageError("give a text to verify (an argument, --file F, or - for stdin)")
+    wanted = None
+    if properties:
+        wanted = {p.strip().upper() for p in properties.split(",") if p.strip()}
+        if not all(re.fullmatch(r"P\d+", p) for p in wanted):
+            raise click.BadParameter("property ids like P57,P58", param_hint="--properties")
     llm = _load_llm_or_none(use_llm, model)
     with _open_kg(index_dir) as kg:
-        report = verify_text(kg, text, llm=llm, fix=fix, rounds=rounds, enrich=enrich)
+        report = verify_text(kg, text, llm=llm, fix=fix, rounds=rounds, enrich=enrich, properties=wanted)
     if html_out:
         from verifier.report import render_html
 

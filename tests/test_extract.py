@@ -111,3 +111,50 @@ def test_llm_not_asked_when_context_settles():
     llm = FakeLLM([])
     assert link("Cambridge is 80 km from London.", llm)[0] == ("Cambridge", "Q350")
     assert llm.calls == []
+
+
+# -- claims the graph links outright, sentence splitting, names ------------------------------------
+
+def test_abbreviations_and_initials_do_not_end_a_sentence():
+    text = "It is a Warner Bros. cartoon by Dr. Seuss and L. L. Zamenhof. Next one."
+    assert [text[a:b] for a, b in split_sentences(text)] == [text[:-10], "Next one."]
+
+
+def test_a_pair_the_graph_links_is_a_claim_whichever_comes_first(mini_kg):
+    # Belgium's head of government, said with the person first: the claim is about Belgium.
+    got = claims_of(mini_kg, "Charles Michel has served as prime minister of Belgium since 2014.")
+    assert ("Charles Michel", "Q31", "P6", "Q12978") in got
+
+
+def test_lower_case_value_of_a_mentioned_entity(mini_kg):
+    # "journalist" is no mention (lower case) but names one of Douglas Adams's occupations.
+    got = claims_of(mini_kg, "Douglas Adams was an English journalist.")
+    assert ("journalist", "Q42", "P106", "Q1930187") in got
+
+
+def test_lower_case_word_the_graph_does_not_link_is_no_claim(mini_kg):
+    assert all(span != "city" for span, *_ in claims_of(mini_kg, "Douglas Adams liked the city."))
+
+
+def test_sentence_opening_on_a_lower_case_name(mini_kg):
+    # A lower-case name the sentence opens on is its subject when the graph links it to the sentence...
+    assert ("England", "Q350", "P131", "Q21") in claims_of(mini_kg, "cambridge lies in England.")
+    # ... and silent otherwise ("city" names Q515 only weakly).
+    assert claims_of(mini_kg, "The city is large.") == []
+
+
+def test_one_word_of_a_longer_unknown_name_is_not_a_mention(mini_kg):
+    text = "The book was written by Douglas Smith and Belgium Travel."
+    assert [m.text for m in find_mentions(mini_kg, text, split_sentences(text))[0]] == []
+
+
+def test_first_and_last_word_of_a_three_word_name(mini_kg):
+    text = "Douglas Xavier Adams was born in Cambridge."  # "Douglas Adams" with a middle name
+    mentions = find_mentions(mini_kg, text, split_sentences(text))[0]
+    assert [(m.text, m.entity_id) for m in mentions] == [("Douglas Xavier Adams", "Q42"), ("Cambridge", "Q350")]
+
+
+def test_properties_limit_the_claims(mini_kg):
+    text = "Douglas Adams was born in Cambridge on 11 March 1962."
+    _, claims = extract_claims(mini_kg, Checker(mini_kg).facts, text, properties={"P19"})
+    assert [(c.claim.property_id, text[c.start:c.end]) for c in claims] == [("P19", "Cambridge")]

@@ -193,3 +193,18 @@ def test_cli_reads_file_and_stdin_and_prints_claims(mini_kg_dir, tmp_path, monke
     out = by_file.stdout
     assert "REFUTED" in out and "correct value: 11 March 1952" in out and "NOT_ENOUGH_INFO" in out
     assert "Factuality Degree:" in out and README_DEMO.replace("1962", "1952") in out
+
+
+def test_cli_properties_option_limits_claims(mini_kg_dir, monkeypatch):
+    import index.embed
+    from cli import main
+    from index.embed import FakeEmbedder
+
+    monkeypatch.setattr(index.embed, "get_embedder", lambda: FakeEmbedder())
+    args = ["verify", "Douglas Adams was born in Cambridge in 1962.", "--index", str(mini_kg_dir), "--no-llm", "--json"]
+    both = json.loads(CliRunner().invoke(main, args).stdout)
+    only = json.loads(CliRunner().invoke(main, args + ["--properties", "p569"]).stdout)
+    assert {c["claim"]["property_id"] for c in both["claims"]} == {"P19", "P569"}
+    assert [c["claim"]["property_id"] for c in only["claims"]] == ["P569"]
+    bad = CliRunner().invoke(main, args + ["--properties", "birth"])
+    assert bad.exit_code == 2 and "P57,P58" in bad.output

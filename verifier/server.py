@@ -130,10 +130,10 @@ def create_app(index_dir: str, *, model: str | None = None, use_llm: bool = Fals
             if llm is not None:
                 with llm_lock:
                     report = verify_text(kg, body["text"], llm=llm, fix=bool(body.get("fix")),
-                                         enrich_facts=bool(body.get("enrich")), checker=checker())
+                                         enrich=bool(body.get("enrich")), checker=checker())
             else:
                 report = verify_text(kg, body["text"], fix=bool(body.get("fix")),
-                                     enrich_facts=bool(body.get("enrich")), checker=checker())
+                                     enrich=bool(body.get("enrich")), checker=checker())
             return report_to_dict(report)
 
         return await run(work)

@@ -60,7 +60,7 @@ def shares(verdicts: list[Verdict]) -> dict:
             for v in (SUPPORTED, REFUTED, NOT_ENOUGH_INFO)}
 
 
-def _llm_claims(kg, llm, text: str, sentences, existing: list[SpanClaim]) -> list[SpanClaim]:
+def _llm_claims(kg, llm, text: str, sentences, existing: list[SpanClaim], properties=None) -> list[SpanClaim]:
     from .llm_extract import extract_triples_per_sentence, grounded
 
     out = []
@@ -77,6 +77,8 @@ def _llm_claims(kg, llm, text: str, sentences, existing: list[SpanClaim]) -> lis
             props = kg.search_properties(t.predicate, 1)
             # A tiny model's predicate is loose: keep it only when it names a property outright (label or
             # alias), or one the subject really has — otherwise it would only add unverifiable noise.
+            if properties is not None and props and props[0].id not in properties:
+                continue
             if not props or (props[0].matched_by == "vector" and
                              not kg.sql("SELECT 1 FROM statements WHERE subject = ? AND property = ? LIMIT 1",
                                         [cands[0].id, props[0].id])):
@@ -161,18 +163,18 @@ def related_facts(kg, checker: Checker, text: str, subject_ids: list[str], n: in
 
 
 def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, enrich: bool = False,
-                checker: Checker | None = None, enrich_facts: bool = False) -> TextReport:
+                checker: Checker | None = None, properties=None) -> TextReport:
     """Extract claims from `text`, judge each against the graph, score, and optionally fix and enrich.
 
-    `enrich_facts` is the older name of `enrich` (kept for callers written against it).
+    `properties` (property ids) limits the claims to those properties, e.g. an ontology's relations.
     """
     checker = checker or Checker(kg)
-    sentences, kg_claims = extract_claims(kg, checker.facts, text, llm)
+    sentences, kg_claims = extract_claims(kg, checker.facts, text, llm, properties)
     notes = []
     llm_claims = []
     if llm is not None:
         try:
-            llm_claims = _llm_claims(kg, llm, text, sentences, kg_claims)
+            llm_claims = _llm_claims(kg, llm, text, sentences, kg_claims, properties)
         except Exception as exc:  # noqa: BLE001 - the LLM only adds claims: KG-first results stand without it
             notes.append(f"LLM extraction failed: {exc}")
     merged = _merge(kg_claims, llm_claims)
@@ -183,7 +185,7 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
     if fix:
         fixed = text
         for _ in range(max(1, rounds)):  # KGR: retrofit, then verify the retrofitted text again
-            round_report = claims if fixed == text else verify_text(kg, fixed, llm=llm, checker=checker).claims
+            round_report = claims if fixed == text else verify_text(kg, fixed, llm=llm, checker=checker, properties=properties).claims
             new = fix_text(fixed, list(round_report))
             if new == fixed:
                 break
@@ -195,7 +197,7 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
                         if c.verdict.verdict == REFUTED and c.verdict.corrections]
             fixed = smooth_text_safely(llm, fixed, required)
     enrichment = ()
-    if enrich or enrich_facts:
+    if enrich:
         subject_ids = list(dict.fromkeys(c.claim.subject_id for c in claims if c.claim.subject_id))
         enrichment = tuple(related_facts(kg, checker, text, subject_ids))
     return TextReport(text, tuple(sentences), claims, factuality_degree(list(verdicts)), shares(list(verdicts)),

@@ -1,0 +1,172 @@
+"""Sentences and entity mentions of a text: the gazetteer half of KG-first extraction.
+
+Every word n-gram (n ≤ 8) is looked up by its normalised form in one batched query over the
+label/alias index; longest non-overlapping matches win. A *mention* must hold a capital letter
+or a digit (so "city" in running text is not the entity "city") and must not be one word cut
+out of a longer name ("John" of "John Archambault"); namesakes are resolved by context
+(candidates linked to other mentions of the text), then, when an LLM is given, by
+`choose_candidate` (which may answer "no match": the mention is dropped), else by popularity.
+
+A run of three or four capitalised words may also name a person by its first and last word
+("Lance Edward Armstrong" is "Lance Armstrong"). Lower-case n-grams that name an entity ("fencer", "red knot") are kept apart as *weak*
+mentions: they only count when the graph links them to a mention of the same sentence.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from index.text import normalise
+
+MAX_NGRAM = 8
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(“])")
+_WORD = re.compile(r"[\w][\w.'’-]*[\w]|[\w]")
+# A full stop after these does not end a sentence ("Warner Bros. Looney Tunes", "L. L. Zamenhof").
+ABBREVIATIONS = frozenset("mr mrs ms dr prof sr jr st bros inc ltd co corp no vs etc gen col lt sgt capt rev hon "
+                          "mt ft jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k e.g i.e".split())
+STOP = frozenset("a an the of in on at to for by with and or is was are were be been from as its it his her their "
+                 "this that which who whom s he she they".split())
+TITLES = frozenset("president king queen prince princess sir saint pope emperor general admiral prime minister "
+                   "chancellor senator governor mayor lord lady dr mr mrs ms prof".split())
+
+
+@dataclass(frozen=True)
+class Mention:
+    start: int
+    end: int
+    text: str
+    entity_id: str
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    spans, start = [], 0
+    for m in _SENTENCE.finditer(text):
+        before = re.search(r"([\w.]+)\.$", text[start:m.start()])
+        word = before.group(1).lower() if before else ""
+        if word in ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
+            continue  # an abbreviation or an initial, not the end of a sentence
+        spans.append((start, m.start()))
+        start = m.end()
+    if text[start:].strip():
+        spans.append((start, len(text.rstrip())))
+    return [(s, e) for s, e in spans if text[s:e].strip()]
+
+
+def _words(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    return [(m.start() + start, m.end() + start) for m in _WORD.finditer(text[start:end])]
+
+
+def _ngrams(text: str, start: int, end: int):
+    words = _words(text, start, end)
+    for i in range(len(words)):
+        for n in range(min(MAX_NGRAM, len(words) - i), 0, -1):
+            s, e = words[i][0], words[i + n - 1][1]
+            yield s, e, text[s:e]
+            if text[e - 2:e] in ("'s", "’s"):  # "Belgium's capital": the mention is "Belgium"
+                yield s, e - 2, text[s:e - 2]
+
+
+def _cased(span: str) -> bool:
+    return any(ch.isupper() or ch.isdigit() for ch in span)
+
+
+def _inside_longer_name(text: str, s: int, e: int, words: list[tuple[int, int]]) -> bool:
+    """One capitalised word whose neighbour (same clause) is capitalised too: part of an unknown name."""
+    if " " in text[s:e].strip():
+        return False
+    index = next((i for i, w in enumerate(words) if w[0] == s), None)
+    if index is None:
+        return False
+    for j in (index - 1, index + 1):
+        if not 0 <= j < len(words) or (j == 0 and j < index):
+            continue  # a capital at the sentence start proves nothing
+        a, b = words[j]
+        between, word = (text[e:a] if j > index else text[b:s]), text[a:b]
+        if word[:1].isupper() and not re.search(r"[,;:()\"“”]", between) and word.lower() not in STOP | TITLES:
+            return True
+    return False
+
+
+def _short_names(text: str, words: list[tuple[int, int]]):
+    """(start, end, "first last") for runs of 3-4 capitalised words: "Orlando Lamar Pace" is "Orlando Pace"."""
+    for i in range(len(words)):
+        for n in (4, 3):
+            run = words[i:i + n]
+            if len(run) == n and all(text[a].isupper() and text[a:b].lower() not in STOP for a, b in run) and \
+                    not re.search(r"[^\w\s.'’-]", text[run[0][0]:run[-1][1]]):
+                first, last = text[run[0][0]:run[0][1]], text[run[-1][0]:run[-1][1]]
+                yield run[0][0], run[-1][1], normalise(f"{first} {last}")
+
+
+def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
+                  weak: dict | None = None) -> list[list[Mention]]:
+    """Mentions per sentence; with `weak` (a dict), also fills weak[sentence] = [(start, end, candidate ids)]."""
+    grams = [(si, s, e, span, normalise(span)) for si, (a, b) in enumerate(sentences)
+             for s, e, span in _ngrams(text, a, b)
+             if normalise(span) not in STOP and len(span) > 1 and not span.replace(".", "").replace(",", "").isdigit()]
+    words = [_words(text, a, b) for a, b in sentences]
+    grams += [(si, s, e, text[s:e], key) for si, ws in enumerate(words) for s, e, key in _short_names(text, ws)]
+    norms = sorted({g[4] for g in grams})
+    by_norm: dict[str, list[tuple[str, int, int]]] = {}
+    for norm, eid, sitelinks, statements in kg.lookup_in(
+            "SELECT norm, id, sitelinks, statement_count FROM label_index WHERE norm IN ({in}) AND type = 'item'",
+            norms):
+        if all(c[0] != eid for c in by_norm.get(norm, ())):  # a label that is also an alias: one candidate
+            by_norm.setdefault(norm, []).append((eid, sitelinks or 0, statements or 0))
+    chosen: list[list[tuple]] = [[] for _ in sentences]
+    for si, s, e, span, key in sorted(grams, key=lambda g: (-(g[2] - g[1]), g[1], g[4] != normalise(g[3]))):
+        cands = by_norm.get(key)
+        if not cands:
+            continue
+        if not _cased(span) or _inside_longer_name(text, s, e, words[si]):
+            if weak is not None:
+                weak.setdefault(si, []).append((s, e, [c[0] for c in cands]))
+            continue
+        if any(not (e <= cs or s >= ce) for cs, ce, *_ in chosen[si]):
+            continue
+        chosen[si].append((s, e, span, cands))
+    all_candidates = {c[0] for sent in chosen for *_, cands in sent for c in cands}
+    linked = _context_links(kg, all_candidates)
+    out = []
+    for si, sent in enumerate(chosen):
+        mentions = []
+        for s, e, span, cands in sorted(sent):
+            others = {c[0] for sent2 in chosen for *_, cs in sent2 if cs is not cands for c in cs}
+            context = {c[0]: len(linked.get(c[0], set()) & others) for c in cands}
+            best = max(cands, key=lambda c: (context[c[0]], c[1], c[2], c[0]))
+            if llm is not None and len(cands) > 1 and sum(n == context[best[0]] for n in context.values()) > 1:
+                # The text's other entities do not settle it: ask the model (it may say "no match").
+                choice = _ask_llm(kg, llm, text, sentences[si], span, cands)
+                if choice is None:
+                    continue
+                best = next((c for c in cands if c[0] == choice), best)
+            mentions.append(Mention(s, e, span, best[0]))
+        out.append(mentions)
+    return out
+
+
+def _ask_llm(kg, llm, text: str, sentence: tuple[int, int], mention: str, cands: list[tuple]) -> str | None:
+    """The model's choice among namesakes; the popularity order stands when the model fails."""
+    from .llm import LLMError
+    from .llm_extract import choose_candidate
+
+    ids = [c[0] for c in sorted(cands, key=lambda c: (-c[1], -c[2], c[0]))][:8]
+    rows = {r[0]: r for r in kg.lookup_in("SELECT id, label, description FROM entities WHERE id IN ({in})", ids)}
+    listing = [(i, rows.get(i, (i, i, ""))[1] or i, rows.get(i, (i, i, ""))[2] or "") for i in ids]
+    try:
+        return choose_candidate(llm, text[sentence[0]:sentence[1]], mention, listing)
+    except (LLMError, Exception):  # noqa: BLE001 - the model only helps: popularity stands without it
+        return ids[0]
+
+
+def _context_links(kg, ids: set[str]) -> dict[str, set[str]]:
+    """Which candidates are linked to which (either direction): the context for disambiguation."""
+    links: dict[str, set[str]] = {}
+    if len(ids) < 2:
+        return links
+    for subject, value in kg.sql(
+            "SELECT subject, entity_id FROM statements WHERE subject IN (SELECT unnest(?)) "
+            "AND entity_id IN (SELECT unnest(?))", [sorted(ids), sorted(ids)]):
+        links.setdefault(subject, set()).add(value)
+        links.setdefault(value, set()).add(subject)
+    return links
