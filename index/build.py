@@ -112,6 +112,7 @@ def _build_lookup_db(con, path: str) -> None:
                 lite.executemany(insert, zip(*(col.to_pylist() for col in batch.columns)))
         lite.execute("CREATE INDEX label_norm ON label_index (norm)")
         lite.execute("CREATE INDEX label_text ON label_index (text)")
+        lite.execute("CREATE INDEX label_id ON label_index (id)")  # names of an entity (facts.names, extraction)
         lite.commit()
     finally:
         lite.close()

@@ -158,3 +158,27 @@ def test_properties_limit_the_claims(mini_kg):
     text = "Douglas Adams was born in Cambridge on 11 March 1962."
     _, claims = extract_claims(mini_kg, Checker(mini_kg).facts, text, properties={"P19"})
     assert [(c.claim.property_id, text[c.start:c.end]) for c in claims] == [("P19", "Cambridge")]
+
+
+def test_of_several_graph_links_between_two_names_the_named_one(mini_kg):
+    # London-UK is linked both ways (country; capital): the sentence names "capital".
+    got = claims_of(mini_kg, "London is the capital of the United Kingdom.")
+    assert got == [("London", "Q145", "P36", "Q84")]
+
+
+def test_birth_and_death_dates_in_brackets_after_the_name(mini_kg):
+    got = claims_of(mini_kg, "Douglas Adams (11 March 1952 – 11 May 2001) founded a company in 1990.")
+    assert ("11 March 1952", "Q42", "P569", None) in got and ("11 May 2001", "Q42", "P570", None) in got
+    assert all(pid != "P571" or span == "1990" for span, _, pid, _ in got)
+    got = claims_of(mini_kg, "Douglas Adams (born 1962) wrote books.")
+    assert ("1962", "Q42", "P569", None) in got
+
+
+def test_the_nearest_property_word_decides(mini_kg):
+    # "born" names the place of birth; "died" further back does not make Cambridge a place of death.
+    got = claims_of(mini_kg, "Douglas Adams, who died in Santa Barbara, was born in Cambridge.")
+    assert ("Cambridge", "Q42", "P19", "Q350") in got and ("Cambridge", "Q42", "P20", "Q350") not in got
+    # Only properties allowed: the nearest word ("written by") names none of them, so no director claim.
+    _, claims = extract_claims(mini_kg, Checker(mini_kg).facts, "Belgium was written by Charles Michel.",
+                               properties={"P57"})
+    assert claims == []

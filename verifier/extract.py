@@ -25,7 +25,7 @@ from .mentions import Mention, find_mentions, split_sentences, _words
 from .model import Claim
 from .values import find_dates, find_quantities
 
-__all__ = ["SpanClaim", "extract_claims", "find_mentions", "split_sentences", "Mention", "TRIGGERS"]
+__all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "split_sentences", "Mention", "TRIGGERS"]
 
 _COPULA = re.compile(r"\s+(?:is|was|are|were|has been|had been)\s+((?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?){1,6})",
                      re.IGNORECASE)
@@ -44,7 +44,16 @@ TRIGGERS = {
     "P159": ("headquartered", "headquarters", "based in"), "P131": ("located in",), "P47": ("border",),
     "P26": ("married", "spouse", "wife", "husband"), "P108": ("worked for", "employer"), "P69": ("educated", "studied"),
     "P106": ("occupation", "worked as"), "P27": ("citizen",), "P22": ("father",), "P25": ("mother",),
+    "P58": ("written by", "screenplay", "screenwriter"), "P162": ("produced by", "producer"),
+    "P272": ("produced by", "studio"), "P676": ("lyrics", "words by"), "P110": ("illustrated", "illustrations by"),
+    "P123": ("published by", "publisher"), "P98": ("edited by", "editor"), "P178": ("developed by", "developer"),
+    "P170": ("created by", "creator"), "P264": ("record label",), "P144": ("based on", "adapted from"),
+    "P840": ("set in",), "P915": ("filmed in", "shot in"), "P166": ("won", "awarded", "received"),
+    "P1411": ("nominated",), "P54": ("played for", "plays for"), "P118": ("league",), "P641": ("sport",),
+    "P410": ("rank",), "P241": ("served in",), "P39": ("served as", "position"), "P102": ("party",),
+    "P65": ("discovered at",), "P400": ("platform",), "P287": ("designed by",), "P171": ("genus", "family"),
 }
+ITEM_TRIGGER_WINDOW = 40  # characters between "directed by" and the name it introduces
 ITEM_VALUED = frozenset(p for p in TRIGGERS if p not in ("P569", "P570", "P571", "P577", "P1082", "P2046", "P2044",
                                                           "P2048"))
 
@@ -75,9 +84,10 @@ def extract_claims(kg, facts, text: str, llm=None,
 
     def emit(si: int, who: Mention, pid: str, start: int, end: int, object_id: str | None = None,
              predicate: str | None = None) -> None:
-        if not allowed(pid) or (who.entity_id, pid, start) in seen:
+        same = (si, who.entity_id, pid, object_id or text[start:end].lower())  # the same claim said twice
+        if not allowed(pid) or (who.entity_id, pid, start) in seen or same in seen:
             return
-        seen.add((who.entity_id, pid, start))
+        seen.update({(who.entity_id, pid, start), same})
         claims.append(SpanClaim(Claim(id=f"s{si}-{len(claims)}", subject=who.text,
                                       predicate=facts.label(pid) or predicate or pid, object=text[start:end],
                                       subject_id=who.entity_id, property_id=pid, object_id=object_id), si, start, end))
@@ -89,7 +99,8 @@ def extract_claims(kg, facts, text: str, llm=None,
         dates = find_dates(sentence)
         first_pronoun = next((w.start() + a for w in re.finditer(r"\w+", sentence) if w.group().lower() in PRONOUNS),
                              None)
-        subject = ms[0] if ms else None
+        outside = [m for m in ms if not _in_brackets(text, a, m.start)]
+        subject = (outside or ms or [None])[0]
         if last_subject is not None and first_pronoun is not None and (subject is None or first_pronoun < subject.start):
             subject = last_subject  # "He died in Santa Barbara": he, not Santa Barbara
         actors = ms + ([subject] if subject is not None and subject not in ms else [])
@@ -98,27 +109,82 @@ def extract_claims(kg, facts, text: str, llm=None,
         if topic:
             actors = actors + [Mention(topic[0], topic[1], text[topic[0]:topic[1]], i) for i in topic[2]]
         # 3. What the graph links outright.
+        links: dict[frozenset, list[tuple]] = {}
         for x in actors:
             for st in statements.get(x.entity_id, ()):
                 v = st.value.entity_id
                 if v:
                     for y in ms:
                         if y.entity_id == v and y.start != x.start:
-                            emit(si, x, st.property, y.start, y.end, v)
+                            links.setdefault(frozenset((x.entity_id, v)), []).append((x, st.property, y.start, y.end, v))
                     for s, e, ids in weak_here:
                         if v in ids and s != x.start:
-                            emit(si, x, st.property, s, e, v)
+                            links.setdefault(frozenset((x.entity_id, v)), []).append((x, st.property, s, e, v))
                 elif st.value.time and st.value.precision:
                     for s, e, date in dates:
                         if compare_dates(date, st.value.time, st.value.precision) != DateMatch.CONFLICT:
-                            emit(si, x, st.property, a + s, a + e)
+                            links.setdefault((x.entity_id, s), []).append((x, st.property, a + s, a + e, None))
+        for found in links.values():
+            for x, pid, s, e, v in _what_the_sentence_says(found, sentence, facts, subject):
+                emit(si, x, pid, s, e, v)
         if subject is None:
             continue
+        for pid, s, e in _lifespan(sentence, subject.end - a, dates):
+            emit(si, subject, pid, a + s, a + e)
         last_subject = subject
         _subject_claims(si, subject, sentence, a, ms, dates, statements.get(subject.entity_id, []), facts, emit,
                         lambda s, e: any(c.sentence_index == si and c.start < e and s < c.end for c in claims),
-                        allowed)
+                        allowed, set(links))
     return sentences, claims
+
+
+def _what_the_sentence_says(found: list[tuple], sentence: str, facts, subject) -> list[tuple]:
+    """Of the graph's links between two things a sentence names, those it states: the properties it names
+    ("shares a border" of Belgium-Germany, not their diplomatic relation), else the one whose label is
+    closest to the sentence, said about the sentence's subject when the link runs both ways."""
+    if len(found) == 1:
+        return found
+    chosen = [f for f in found if names_property(f[1], sentence, facts)]
+    if not chosen:
+        best = max(facts.predicate_similarity(sentence, f[1]) for f in found)
+        chosen = [f for f in found if facts.predicate_similarity(sentence, f[1]) == best]
+    by_property: dict[str, tuple] = {}
+    for f in chosen:  # a symmetric property (shares border with) once, about the subject
+        if f[1] not in by_property or (subject is not None and f[0].entity_id == subject.entity_id):
+            by_property[f[1]] = f
+    return list(by_property.values())
+
+
+def names_property(pid: str, sentence: str, facts, before: int | None = None) -> bool:
+    """Does the sentence name the property (its label, an alias, or a trigger word)? With `before`, only a
+    naming that ends at most ITEM_TRIGGER_WINDOW characters before that offset counts ("directed by X")."""
+    from index.text import normalise
+
+    words = {w for w in set(facts.names(pid)) | {normalise(w) for w in TRIGGERS.get(pid, ())} if w}
+    if before is None:
+        text = f" {normalise(sentence)} "
+        return any(f" {w} " in text for w in words)
+    window = normalise(sentence[max(0, before - ITEM_TRIGGER_WINDOW):before])
+    return any(f" {w} " in f" {window} " for w in words)
+
+
+def _in_brackets(text: str, start: int, at: int) -> bool:
+    before = text[start:at]
+    return before.count("(") > before.count(")") or before.count("[") > before.count("]")
+
+
+def _lifespan(sentence: str, after: int, dates) -> list[tuple[str, int, int]]:
+    """"Name (11 March 1952 – 11 May 2001)" or "Name (born 11 March 1952)": birth and death dates."""
+    group = re.match(r"\s*\(([^()]*)\)", sentence[after:])
+    if not group:
+        return []
+    lo, hi = after + group.start(1), after + group.end(1)
+    inside = [(s, e) for s, e, _ in dates if lo <= s and e <= hi]
+    if len(inside) == 2 and re.fullmatch(r"\s*(?:-|–|—|to)\s*(?:\w+\s+)?", sentence[inside[0][1]:inside[1][0]]):
+        return [("P569", *inside[0]), ("P570", *inside[1])]
+    if inside and re.search(r"\b(?:born|b\.)\s*$", sentence[lo:inside[0][0]]):
+        return [("P569", *inside[0])]
+    return []
 
 
 def _topic(text: str, sentence: tuple[int, int], weak: list) -> tuple[int, int, list[str]] | None:
@@ -131,31 +197,41 @@ def _topic(text: str, sentence: tuple[int, int], weak: list) -> tuple[int, int, 
     return max(starts_here, key=lambda w: w[1]) if starts_here else None
 
 
-def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken, allowed) -> None:
+def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken, allowed, linked) -> None:
     """Claims about the sentence's subject that the graph may refute or not know (rule 4)."""
     props_of = {st.property for st in own}
 
-    def triggered(datatype: str, at: int | None = None) -> list[str]:
-        """Properties of this datatype named in the sentence; with `at`, the nearest word before it first."""
+    def triggered(datatype: str, at: int | None = None, window: int | None = None) -> list[str]:
+        """Properties of this datatype named by the nearest property word before `at` (within `window`
+        characters; else also after it). The nearest word decides: when its properties are not allowed,
+        nothing is ("written by" next to a film's writer is no claim about its director)."""
         found: dict[str, int] = {}
         named = [(p, ws) for p, ws in TRIGGERS.items() if facts.datatype(p) == datatype]
         named += [(p, [facts.label(p)]) for p in props_of
                   if facts.datatype(p) == datatype and facts.label(p) and len(facts.label(p)) > 3]
         lower = sentence.lower()
         for pid, ws in named:
-            if not allowed(pid):
-                continue
             for w in ws:
                 for m in re.finditer(r"\b" + re.escape(w.lower()) + r"\b", lower):
-                    distance = (at - m.end()) if at is not None and m.end() <= at else 10_000 + m.start()
-                    found[pid] = min(found.get(pid, 1 << 30), distance)
-        return sorted(found, key=lambda p: (found[p], p not in props_of))
+                    if at is not None and m.end() <= at:
+                        distance = at - m.end()
+                    elif window is None:
+                        distance = 10_000 + m.start()
+                    else:
+                        continue
+                    if window is None or distance <= window:
+                        found[pid] = min(found.get(pid, 1 << 30), distance)
+        if not found:
+            return []
+        nearest = min(found.values())
+        return sorted((p for p in found if found[p] == nearest and allowed(p)), key=lambda p: (p not in props_of, p))
 
     for m in ms:
-        if m is subject or m.entity_id == subject.entity_id or taken(m.start, m.end):
+        if m is subject or m.entity_id == subject.entity_id or taken(m.start, m.end) or \
+                frozenset((subject.entity_id, m.entity_id)) in linked:  # rule 3 said what links them
             continue
         above = [st.property for st in own if st.value.entity_id and m.entity_id in facts.ancestors(st.value.entity_id)]
-        named = triggered("wikibase-item", m.start - a)
+        named = triggered("wikibase-item", m.start - a, window=ITEM_TRIGGER_WINDOW)
         for pid in dict.fromkeys([p for p in named if p in props_of] or above or named[:1]):
             emit(si, subject, pid, m.start, m.end, m.entity_id)
             break

@@ -109,14 +109,18 @@ def candidate_spans(text: str, max_words: int = MAX_SPAN_WORDS) -> list[str]:
     return list(spans)
 
 
-def triples_schema(max_triples: int, spans: Sequence[str] | None = None) -> dict:
+def triples_schema(max_triples: int, spans: Sequence[str] | None = None,
+                   predicates: Sequence[str] | None = None) -> dict:
     """JSON schema of the extraction answer: facts grouped by subject, every part capped.
 
     With `spans`, subjects and objects must be one of them (copied from the text),
-    so the model cannot invent names; predicates stay free (Wikidata-style labels).
+    so the model cannot invent names; predicates stay free (Wikidata-style labels)
+    unless `predicates` lists the allowed ones (an ontology's relation labels).
     """
     entity = ({"type": "string", "enum": list(spans), "maxLength": MAX_PART_CHARS}
               if spans else _string_schema())
+    predicate = ({"type": "string", "enum": list(predicates), "maxLength": MAX_PART_CHARS}
+                 if predicates else _string_schema())
     qualifier = {
         "type": "object",
         "properties": {"predicate": _string_schema(), "object": entity},
@@ -126,7 +130,7 @@ def triples_schema(max_triples: int, spans: Sequence[str] | None = None) -> dict
     fact = {
         "type": "object",
         "properties": {
-            "predicate": _string_schema(),
+            "predicate": predicate,
             "object": entity,
             "qualifiers": {"type": "array", "items": qualifier, "maxItems": MAX_QUALIFIERS},
         },
@@ -253,7 +257,8 @@ def filter_triples(items: Iterable[object], max_triples: int) -> list[RawTriple]
 
 
 def extract_triples(llm: LLM, text: str, max_triples: int = 8, context: str = "",
-                    max_tokens: int = EXTRACT_MAX_TOKENS, spans_only: bool = True) -> list[RawTriple]:
+                    max_tokens: int = EXTRACT_MAX_TOKENS, spans_only: bool = True,
+                    predicates: Sequence[str] | None = None) -> list[RawTriple]:
     """Claims in `text` as surface-form triples.
 
     `context` (e.g. the previous sentence) is shown only so that pronouns in
@@ -264,8 +269,10 @@ def extract_triples(llm: LLM, text: str, max_triples: int = 8, context: str = ""
     if not text:
         return []
     spans = candidate_spans(f"{context}\n{text}") if spans_only else []
-    schema = triples_schema(max_triples, spans if 0 < len(spans) <= MAX_SPANS else None)
+    schema = triples_schema(max_triples, spans if 0 < len(spans) <= MAX_SPANS else None, predicates)
     user = f"Context: {context}\nText: {text}\nJSON:" if context else f"Text: {text}\nJSON:"
+    if predicates:
+        user = f"Predicates: {', '.join(predicates)}\n{user}"
     try:
         answer = llm.complete_json(EXTRACT_SYSTEM_PROMPT, user, schema, max_tokens)
     except LLMError as error:
@@ -276,7 +283,9 @@ def extract_triples(llm: LLM, text: str, max_triples: int = 8, context: str = ""
 
 
 def extract_triples_per_sentence(llm: LLM, sentences: Sequence[str], max_triples: int = 3,
-                                 with_previous_sentence: bool = False) -> list[list[RawTriple]]:
+                                 with_previous_sentence: bool = False,
+                                 predicates: Sequence[str] | None = None,
+                                 spans_only: bool = True) -> list[list[RawTriple]]:
     """One extraction per sentence (small models do better on short inputs).
 
     With `with_previous_sentence`, the previous sentence is passed as context for pronouns.
@@ -284,7 +293,8 @@ def extract_triples_per_sentence(llm: LLM, sentences: Sequence[str], max_triples
     results = []
     for index, sentence in enumerate(sentences):
         context = sentences[index - 1] if with_previous_sentence and index > 0 else ""
-        results.append(extract_triples(llm, sentence, max_triples=max_triples, context=context))
+        results.append(extract_triples(llm, sentence, max_triples=max_triples, context=context,
+                                       predicates=predicates, spans_only=spans_only))
     return results
 
 
