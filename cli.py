@@ -26,28 +26,16 @@ def default_index() -> str:
 
 def domain_errors() -> tuple[type[Exception], ...]:
     """Every error a user can cause; imported lazily so `kgcheck --help` stays fast."""
-    from ingest.dump import DumpError
-    from ingest.pipeline import IngestError
+    import importlib
 
-    errors: list[type[Exception]] = [DumpError, IngestError, FileNotFoundError, PermissionError]
-    try:
-        from index.store import IndexError_
-
-        errors.append(IndexError_)
-    except ImportError:
-        pass
-    try:
-        from verifier.errors import VerifierError
-
-        errors.append(VerifierError)
-    except ImportError:
-        pass
-    try:
-        from verifier.llm import LLMError
-
-        errors.append(LLMError)
-    except ImportError:
-        pass
+    errors: list[type[Exception]] = [FileNotFoundError, PermissionError]
+    for module, name in (("ingest.dump", "DumpError"), ("ingest.pipeline", "IngestError"),
+                         ("index.store", "IndexError_"), ("verifier.errors", "VerifierError"),
+                         ("verifier.llm", "LLMError")):
+        try:
+            errors.append(getattr(importlib.import_module(module), name))
+        except ImportError:  # a part whose optional dependencies are missing raises none of its errors
+            pass
     return tuple(errors)
 
 
@@ -231,7 +219,8 @@ def lookup(text, index_dir, k, properties, as_json):
 @handle_errors
 def show(entity_id, index_dir, prop, about, as_json):
     """An entity's statements with qualifiers and references, labels resolved."""
-    from index.render import statement_dict, statement_entity_ids, statement_lines
+    from index.render import statement_entity_ids
+    from verifier.console import entity_dict, entity_lines
     from verifier.errors import VerifierError
 
     entity_id = entity_id.strip().upper()
@@ -243,26 +232,10 @@ def show(entity_id, index_dir, prop, about, as_json):
             raise VerifierError(f"unknown id {entity_id}: not in this index")
         labels = kg.labels(statement_entity_ids(statements + incoming) | {s.subject for s in incoming})
     if as_json:
-        emit_json({"id": entity_id, "label": entity.label if entity else None,
-                   "description": entity.description if entity else None,
-                   "aliases": list(entity.aliases) if entity else [],
-                   "statements": [statement_dict(s, labels) for s in statements],
-                   "statements_about": [statement_dict(s, labels) for s in incoming]})
+        emit_json(entity_dict(entity_id, entity, statements, incoming, labels))
         return
-    title = f"{entity.label or '(no label)'} ({entity_id})" if entity else f"{entity_id} (no entity record)"
-    click.echo(title)
-    if entity and entity.description:
-        click.echo(f"  {entity.description}")
-    if entity and entity.aliases:
-        click.echo(f"  also known as: {', '.join(entity.aliases)}")
-    for st in sorted(statements, key=lambda s: (labels.get(s.property, s.property).lower(), s.statement_id)):
-        for line in statement_lines(st, labels):
-            click.echo("  " + line)
-    if incoming:
-        click.echo("statements about it:")
-        for st in incoming:
-            click.echo(f"  {labels.get(st.subject, st.subject)} ({st.subject}) "
-                       f"{labels.get(st.property, st.property)} ({st.property})")
+    for line in entity_lines(entity_id, entity, statements, incoming, labels):
+        click.echo(line)
 
 
 def _check_options(top_k, tolerance):

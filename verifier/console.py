@@ -77,3 +77,31 @@ def check_summary_lines(data: dict) -> list[str]:
     if data["skipped_already_done"]:
         lines.append(f"  {'already done':<16} {data['skipped_already_done']:>10,}")
     return lines
+
+
+def entity_dict(entity_id: str, entity, statements, incoming, labels: dict) -> dict:
+    from index.render import statement_dict
+
+    return {"id": entity_id, "label": entity.label if entity else None,
+            "description": entity.description if entity else None,
+            "aliases": list(entity.aliases) if entity else [],
+            "statements": [statement_dict(s, labels) for s in statements],
+            "statements_about": [statement_dict(s, labels) for s in incoming]}
+
+
+def entity_lines(entity_id: str, entity, statements, incoming, labels: dict) -> list[str]:
+    """`kgcheck show`: the entity, its statements sorted by property label, then those about it."""
+    from index.render import statement_lines
+
+    lines = [f"{entity.label or '(no label)'} ({entity_id})" if entity else f"{entity_id} (no entity record)"]
+    if entity and entity.description:
+        lines.append(f"  {entity.description}")
+    if entity and entity.aliases:
+        lines.append(f"  also known as: {', '.join(entity.aliases)}")
+    for st in sorted(statements, key=lambda s: (labels.get(s.property, s.property).lower(), s.statement_id)):
+        lines += ["  " + line for line in statement_lines(st, labels)]
+    if incoming:
+        lines.append("statements about it:")
+        lines += [f"  {labels.get(st.subject, st.subject)} ({st.subject}) {labels.get(st.property, st.property)} "
+                  f"({st.property})" for st in incoming]
+    return lines

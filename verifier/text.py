@@ -195,10 +195,12 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
     kept = []
     for (c, source), v in zip(merged, verdicts):
         a, b = sentences[c.sentence_index]
-        if source == "llm" and v.verdict != SUPPORTED and not names_property(
-                c.claim.property_id, text[a:b], checker.facts, before=c.start - a):
-            notes.append(f"LLM reading not kept (neither confirmed by the graph nor its property named just before "
-                         f"the value): {c.claim.subject} | {c.claim.predicate} | {c.claim.object}")
+        # A tiny model's reading is a guess: it stays when the graph confirms it, or refutes it and the sentence
+        # names the property right before the value; one the graph cannot settle is only noted.
+        if source == "llm" and v.verdict != SUPPORTED and not (v.verdict == REFUTED and names_property(
+                c.claim.property_id, text[a:b], checker.facts, before=c.start - a)):
+            notes.append(f"LLM reading not kept ({v.verdict}): {c.claim.subject} | {c.claim.predicate} | "
+                         f"{c.claim.object}")
             continue
         kept.append(TextClaim(c.sentence_index, c.start, c.end, text[c.start:c.end], c.claim, v, source))
     claims = tuple(kept)
