@@ -12,8 +12,8 @@ import time
 
 import duckdb
 
-from .convert import SCHEMAS
 from .rows import TABLES
+from .tables import SORT_KEYS, build_tables, quote  # noqa: F401 - SORT_KEYS, quote: re-exported
 
 SCHEMA_VERSION = 2  # 2: statements.statement_order
 DB_FILE = "kg.duckdb"
@@ -25,22 +25,9 @@ MANIFEST_KIND = "kgcheck-index"
 class IngestError(Exception):
     """The ingest could not complete; nothing was published."""
 
-# Sort keys: subject first, so Parquet row-group statistics prune lookups by id.
-SORT_KEYS = {
-    "entities": "id",
-    "labels": "id, language, kind, text",
-    "statements": "subject, statement_order",
-    "qualifiers": "subject, statement_id, qualifier_order",
-    "references": "subject, statement_id, reference_order, snak_order",
-}
-
-
-def quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
 
 def assemble_tables(build_dir: str, parts_dir: str, threads: int, memory_limit: str = "1GB") -> dict[str, int]:
-    """Sort each table's parts into one zstd Parquet file and load it into kg.duckdb.
+    """Sort each table's parts into one zstd Parquet file and a native table in kg.duckdb (tables.py).
 
     DuckDB sorts out of core (spilling to build_dir), so memory stays bounded
     whatever the dump size.
@@ -57,27 +44,13 @@ def assemble_tables(build_dir: str, parts_dir: str, threads: int, memory_limit: 
 
 
 def _assemble(build_dir: str, parts_dir: str, threads: int, memory_limit: str) -> dict[str, int]:
-    counts: dict[str, int] = {}
     con = duckdb.connect(os.path.join(build_dir, DB_FILE))
     try:
         con.execute(f"SET threads = {max(1, threads)}")
         con.execute(f"SET memory_limit = '{memory_limit}'")
         con.execute(f"SET temp_directory = '{os.path.join(build_dir, 'duckdb-tmp')}'")
-        for name in TABLES:
-            target = os.path.join(build_dir, f"{name}.parquet")
-            parts = sorted(glob.glob(os.path.join(parts_dir, f"{name}-*.parquet")))
-            if parts:
-                # Sort once into the native table, then write the Parquet file from it: cheaper
-                # than sorting into Parquet and reading that back. The COPY must keep the
-                # table's order (DuckDB's default preserve_insertion_order = true).
-                con.execute(f"CREATE TABLE {quote(name)} AS SELECT * FROM read_parquet(?) ORDER BY {SORT_KEYS[name]}",
-                            [parts])
-            else:
-                con.register("empty_parts", SCHEMAS[name].empty_table())
-                con.execute(f"CREATE TABLE {quote(name)} AS SELECT * FROM empty_parts")
-                con.unregister("empty_parts")
-            con.execute(f"COPY {quote(name)} TO '{target}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)")
-            counts[name] = con.execute(f"SELECT count(*) FROM {quote(name)}").fetchall()[0][0]
+        jobs = {name: sorted(glob.glob(os.path.join(parts_dir, f"{name}-*.parquet"))) for name in TABLES}
+        counts = build_tables(con, jobs, build_dir, max(1, threads))
         con.execute("CHECKPOINT")
     finally:
         con.close()
