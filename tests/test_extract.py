@@ -92,6 +92,34 @@ def test_popularity_without_context():
     assert link("Cambridge is a city.") == [("Cambridge", "Q49111")]
 
 
+class DescribedKG(NamesakeKG):
+    """The stub with an embedder: "university town" reads like "city in England"."""
+
+    class Searcher:
+        AXES = {"university": 0, "england": 0, "massachusetts": 1}
+
+        def query_vector(self, text):
+            import numpy as np
+
+            v = np.zeros(3)
+            for word, axis in self.AXES.items():
+                v[axis] += word in text.lower()
+            v[2] += 0.1
+            return v / np.linalg.norm(v)
+
+    def searcher(self):
+        return self.Searcher()
+
+
+def test_description_similarity_beats_popularity():
+    text = "Cambridge is a university town."
+    got = find_mentions(DescribedKG(), text, split_sentences(text))
+    assert [(m.text, m.entity_id) for ms in got for m in ms] == [("Cambridge", "Q350")]
+    # Without a clear difference, popularity stands.
+    text = "Cambridge is a city."
+    assert [m.entity_id for ms in find_mentions(DescribedKG(), text, split_sentences(text)) for m in ms] == ["Q49111"]
+
+
 def test_llm_chooses_when_context_does_not_settle():
     llm = FakeLLM(["Q350"])
     assert link("Cambridge is a university town.", llm) == [("Cambridge", "Q350")]

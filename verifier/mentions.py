@@ -4,8 +4,9 @@ Every word n-gram (n ≤ 8) is looked up by its normalised form in one batched q
 label/alias index; longest non-overlapping matches win. A *mention* must hold a capital letter
 or a digit (so "city" in running text is not the entity "city") and must not be one word cut
 out of a longer name ("John" of "John Archambault"); namesakes are resolved by context
-(candidates linked to other mentions of the text), then, when an LLM is given, by
-`choose_candidate` (which may answer "no match": the mention is dropped), else by popularity.
+(candidates linked to other mentions of the text), then by the similarity of the sentence to each
+candidate's description, then, when an LLM is given, by `choose_candidate` (which may answer "no
+match": the mention is dropped), else by popularity.
 
 A run of three or four capitalised words may also name a person by its first and last word
 ("Lance Edward Armstrong" is "Lance Armstrong"). Lower-case n-grams that name an entity ("fencer", "red knot") are kept apart as *weak*
@@ -133,6 +134,13 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
         for s, e, span, cands in sorted(sent):
             others = {c[0] for sent2 in chosen for *_, cs in sent2 if cs is not cands for c in cs}
             context = {c[0]: len(linked.get(c[0], set()) & others) for c in cands}
+            top = max(context.values())
+            if len(cands) > 1 and sum(n == top for n in context.values()) > 1:
+                described = _description_similarity(kg, text[slice(*sentences[si])],
+                                                    [c[0] for c in cands if context[c[0]] == top])
+                context = {i: (n, described.get(i, 0.0)) for i, n in context.items()}
+            else:
+                context = {i: (n, 0.0) for i, n in context.items()}
             best = max(cands, key=lambda c: (context[c[0]], c[1], c[2], c[0]))
             if llm is not None and len(cands) > 1 and sum(n == context[best[0]] for n in context.values()) > 1:
                 # The text's other entities do not settle it: ask the model (it may say "no match").
@@ -143,6 +151,18 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
             mentions.append(Mention(s, e, span, best[0]))
         out.append(mentions)
     return out
+
+
+def _description_similarity(kg, sentence: str, ids: list[str], step: float = 0.1) -> dict[str, float]:
+    """Cosine of the sentence and each candidate's description, in `step`s: a clear difference outranks
+    popularity ("Cambridge ... university town" vs "city in Massachusetts"), noise does not."""
+    rows = kg.lookup_in("SELECT id, label, description FROM entities WHERE id IN ({in})", ids[:8])
+    described = {i: d for i, _, d in rows if d}
+    if len(described) < 2 or not hasattr(kg, "searcher"):
+        return {}
+    searcher = kg.searcher()
+    query = searcher.query_vector(sentence)
+    return {i: round(float(searcher.query_vector(d) @ query) / step) * step for i, d in described.items()}
 
 
 def _ask_llm(kg, llm, text: str, sentence: tuple[int, int], mention: str, cands: list[tuple]) -> str | None:
