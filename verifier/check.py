@@ -6,6 +6,7 @@ candidate subjects, and one query per hierarchy level — never a query per clai
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -15,6 +16,7 @@ from .compare import ClaimObject
 from .facts import KGFacts, entity_values
 from .judge import PropertyChoice, judge, reference_pairs
 from .model import NOT_ENOUGH_INFO, SUPPORTED, Claim, Verdict
+from .values import parse_date, parse_quantity
 
 MIN_PROPERTY_SCORE = 0.4  # below this a property candidate is noise (a vector hit with cosine < 0.5)
 SUBJECT_MARGIN = 0.05
@@ -155,7 +157,9 @@ class Checker:
                 weak_support = weak_support or verdict
                 continue
             has_property = any(st.property == chosen[0].pid for st in subject_statements)
-            rank = (has_property, verdict.confidence)
+            # Among namesakes that all refute, the one whose value is nearest the claimed value is the
+            # entity the claim most likely meant (a wrong year or figure is usually near the right one).
+            rank = (has_property, verdict.confidence, -_value_distance(obj, verdict.corrections))
             if best is None or rank > best[0]:
                 best = (rank, verdict)
         if weak_support is not None and (best is None or not best[0][0]):
@@ -188,6 +192,27 @@ class Checker:
             if choices:
                 out.append((choices[0].pid, ClaimObject(value, rel_tol=self.options.rel_tol)))
         return out
+
+
+def _value_distance(obj: ClaimObject, corrections: tuple[str, ...]) -> float:
+    """How far the claimed date or quantity is from the nearest offered correction (inf: not comparable)."""
+    best = math.inf
+    if obj.date is not None:
+        want = _years(obj.date)
+        for text in corrections:
+            got = parse_date(text)
+            if got is not None:
+                best = min(best, abs(_years(got) - want))
+    elif obj.quantity is not None and obj.quantity.amount > 0:
+        for text in corrections:
+            got = parse_quantity(text)
+            if got is not None and got.amount > 0:
+                best = min(best, abs(math.log(got.amount / obj.quantity.amount)))
+    return best
+
+
+def _years(date) -> float:
+    return date.year + ((date.month or 1) - 1) / 12 + ((date.day or 1) - 1) / 365
 
 
 _STRING_TYPES = ("string", "external-id", "monolingualtext", "url", "commonsMedia", "math", "musical-notation")

@@ -93,6 +93,12 @@ def relate(obj: ClaimObject, value: Value, facts: GraphFacts) -> str:
     return MATCH if normalise(value.text) == obj.norm else INCOMPARABLE
 
 
+def _named(obj: ClaimObject, facts: GraphFacts) -> set[str]:
+    """The object text's linked candidates that the text names outright (all of them when none is)."""
+    named = {c for c in obj.linked_ids if obj.norm in facts.names(c)}
+    return named or set(obj.linked_ids)
+
+
 def _relate_entity(obj: ClaimObject, value_id: str, facts: GraphFacts) -> str:
     if obj.object_id:
         if obj.object_id == value_id:
@@ -103,14 +109,15 @@ def _relate_entity(obj: ClaimObject, value_id: str, facts: GraphFacts) -> str:
         return INCOMPARABLE  # a dangling id (no label in this graph): nothing to compare the name with
     if obj.object_id or obj.norm:
         ancestors = facts.ancestors(value_id)
-        claimed = {obj.object_id} if obj.object_id else set(obj.linked_ids)
+        claimed = {obj.object_id} if obj.object_id else _named(obj, facts)
         if claimed & ancestors:
             return LESS_SPECIFIC
         if not obj.object_id and any(obj.norm in facts.names(a) for a in ancestors):
             return LESS_SPECIFIC
-        for candidate in claimed:
-            if value_id in facts.ancestors(candidate):
-                return MORE_SPECIFIC
+        # Only the best-linked reading: "Chile" is the country, not Santiago (alias "Chile") in the UK's closure.
+        best = obj.object_id or next((c for c in obj.linked_ids if c in claimed), None)
+        if best and value_id in facts.ancestors(best):
+            return MORE_SPECIFIC
     return CONFLICT if (obj.object_id or obj.norm) else INCOMPARABLE
 
 

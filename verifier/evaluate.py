@@ -7,6 +7,7 @@ NOT_ENOUGH_INFO → SUPPORTED); subject-linking accuracy; breakdowns by kind and
 """
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter, defaultdict
 from typing import Iterable
@@ -64,9 +65,16 @@ def correction_matches(gold: dict, verdict: Verdict) -> bool:
                                                                      DateMatch.CLAIM_MORE_PRECISE):
                 return True
         want_q, got_q = parse_quantity(correct), parse_quantity(offered)
-        if want_q and got_q and abs(want_q.amount - got_q.amount) <= 1e-6 * max(1.0, abs(want_q.amount)):
+        if want_q and got_q and abs(want_q.amount - got_q.amount) <= _stated_precision(correct, want_q.amount):
             return True
     return False
+
+
+def _stated_precision(text: str, amount: float) -> float:
+    """Half a unit of the last decimal the gold value states: "53.42" is 53.419789 written to 2 places."""
+    digits = re.search(r"\d[\d,]*(?:\.(\d+))?", text)
+    decimals = len(digits.group(1)) if digits and digits.group(1) else 0
+    return max(0.5 * 10 ** -decimals, 1e-6 * max(1.0, abs(amount)))
 
 
 def _prf(confusion: Counter, label: str) -> dict:

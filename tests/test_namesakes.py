@@ -1,0 +1,107 @@
+"""Refuting a claim about a name several entities share: the correction comes from the namesake whose
+value is nearest the claimed one (a wrong year or figure is usually near the right one)."""
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from verifier.evaluate import correction_matches
+from verifier.model import Claim, Verdict
+
+_spec = importlib.util.spec_from_file_location("build_fixture", Path(__file__).parent / "fixtures" / "build_fixture.py")
+fx = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fx)
+
+
+@pytest.fixture(scope="module")
+def namesake_kg(tmp_path_factory):
+    from index.build import build_index
+    from index.embed import FakeEmbedder
+    from index.store import KG
+    from ingest.pipeline import IngestOptions, ingest
+
+    entities = [
+        # The better-known county comes first in linking; the claims below are about the other one.
+        fx.entity("Q100", "Monroe County", "county of New York", sitelinks=12, claims=[
+            ("P571", fx.time("+1821-02-23T00:00:00Z")), ("P2046", fx.quantity("+3537", "Q712226"))]),
+        fx.entity("Q200", "Monroe County", "county of Indiana", sitelinks=3, claims=[
+            ("P571", fx.time("+1818-01-01T00:00:00Z", 9)), ("P2046", fx.quantity("+1030", "Q712226"))]),
+        fx.entity("Q712226", "square kilometre"),
+        fx.prop("P571", "inception", "time"),
+        fx.prop("P2046", "area", "quantity"),
+    ]
+    dump = tmp_path_factory.mktemp("namesakes") / "dump.json"
+    dump.write_text("[\n" + ",\n".join(json.dumps(e) for e in entities) + "\n]\n")
+    out = dump.parent / "kg"
+    ingest(str(dump), str(out), IngestOptions(workers=1, quiet=True))
+    build_index(str(out), embedder=FakeEmbedder(), quiet=True)
+    kg = KG.open(str(out), embedder=FakeEmbedder())
+    yield kg
+    kg.close()
+
+
+def _check(kg, predicate, obj):
+    from verifier.check import Checker
+
+    return Checker(kg).check([Claim(id="c", subject="Monroe County", predicate=predicate, object=obj)])[0]
+
+
+@pytest.mark.parametrize("predicate, obj, subject, correction", [
+    ("inception", "1816", "Q200", "1818"),
+    ("inception", "1824", "Q100", "1821"),
+    ("area", "553 square kilometre", "Q200", "1030"),
+    ("area", "5000 square kilometre", "Q100", "3537"),
+])
+def test_the_nearest_namesake_gives_the_correction(namesake_kg, predicate, obj, subject, correction):
+    verdict = _check(namesake_kg, predicate, obj)
+    assert verdict.verdict == "REFUTED"
+    assert verdict.subject_id == subject
+    assert any(correction in c for c in verdict.corrections)
+
+
+def test_a_value_one_namesake_has_is_still_supported(namesake_kg):
+    verdict = _check(namesake_kg, "area", "1030 square kilometre")
+    assert verdict.verdict == "SUPPORTED" and verdict.subject_id == "Q200"
+
+
+def _verdict(*corrections):
+    claim = Claim(id="c", subject="x", predicate="area", object="1")
+    return Verdict(claim=claim, verdict="REFUTED", confidence=0.9, rule="B", reason="", corrections=corrections)
+
+
+def test_corrections_match_the_gold_value_at_its_stated_precision():
+    gold = {"kind": "quantity", "correct": "53.42 square kilometre"}
+    assert correction_matches(gold, _verdict("53.419789 square kilometre"))
+    assert not correction_matches(gold, _verdict("53.43 square kilometre"))
+    assert correction_matches({"kind": "quantity", "correct": "1,235"}, _verdict("1235.4262"))
+    assert not correction_matches({"kind": "quantity", "correct": "1,235"}, _verdict("1236"))
+
+
+class _Facts:
+    """Chile (the country) and Santiago, whose aliases include "Chile" and whose closure reaches the UK."""
+
+    NAMES = {"Q298": {"chile"}, "Q2887": {"santiago", "chile"}, "Q145": {"united kingdom"}, "Q2": {"earth"}}
+    ANCESTORS = {"Q298": {"Q2"}, "Q2887": {"Q298", "Q145", "Q2"}, "Q145": {"Q2"}}
+
+    def names(self, eid):
+        return self.NAMES.get(eid, set())
+
+    def ancestors(self, eid):
+        return self.ANCESTORS.get(eid, set())
+
+    def label(self, eid):
+        return next(iter(self.NAMES.get(eid, ())), None)
+
+
+def test_a_wrong_country_is_a_conflict_not_more_specific_through_a_namesake():
+    from verifier.compare import CONFLICT, LESS_SPECIFIC, MORE_SPECIFIC, ClaimObject, _relate_entity
+
+    chile = ClaimObject("Chile", linked_ids=("Q298", "Q2887"))  # best-linked first
+    assert _relate_entity(chile, "Q145", _Facts()) == CONFLICT
+    santiago = ClaimObject("Santiago", linked_ids=("Q2887",))
+    assert _relate_entity(santiago, "Q145", _Facts()) == MORE_SPECIFIC
+    earth = ClaimObject("Earth", linked_ids=("Q2",))
+    assert _relate_entity(earth, "Q298", _Facts()) == LESS_SPECIFIC
