@@ -189,3 +189,10 @@ def test_claims_dev_sample_real_data(shared_bench, tmp_path_factory):
         verdicts = Checker(kg).check([c for c, _ in rows])
     report = score(zip((g for _, g in rows), verdicts))
     assert report["C1"] >= 0.95 and report["false_support"] <= 0.02 and report["C3"] >= 0.85
+
+
+def test_a_value_that_held_at_no_time_is_refuted_with_the_current_one(mini_kg):
+    # Belgium's heads of government are dated (2014-2019, 2025-): one at a time.
+    v = verdict(mini_kg, "Belgium", "head of government", "Elio Di Rupo")
+    assert v.verdict == REFUTED and v.corrections == ("Bart De Wever",)
+    assert verdict(mini_kg, "Belgium", "head of government", "Bart De Wever").verdict == SUPPORTED

@@ -61,6 +61,14 @@ def _current(statements: list[Statement]) -> list[Statement]:
     return usable
 
 
+def _one_at_a_time(statements: list[Statement]) -> bool:
+    """Values that succeed one another: several, each with a start time, at most one still open."""
+    usable = [s for s in statements if s.rank != "deprecated"]
+    if len(usable) < 2 or not all(s.qualifier_values(START_TIME) for s in usable):
+        return False
+    return sum(1 for s in usable if not s.qualifier_values(END_TIME)) <= 1
+
+
 def _ended(st: Statement) -> str | None:
     end = st.qualifier_values(END_TIME)
     if end and end[0].time:
@@ -157,6 +165,11 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
                       f"{facts.label(primary.pid) or primary.pid} has a single value in practice and the graph's "
                       "differs")
             return verdict(REFUTED, confidence, "B", reason, evidence, corrections=current[:3])
+        if conflicts and not qualifiers and primary.score >= 0.6 and _one_at_a_time(primary_statements):
+            # Several values, but each for its own period (heads of government): a value that held at no
+            # time is wrong, and the value holding now is the answer.
+            return verdict(REFUTED, 0.7, "B", f"the graph dates every value of {facts.label(primary.pid) or primary.pid}"
+                           " and the claimed one is none of them", evidence, corrections=current[:3])
         return verdict(NOT_ENOUGH_INFO, 0.6, "B",
                        f"the claimed value is not among the graph's values of {facts.label(primary.pid) or primary.pid}"
                        " (a property with several values)", evidence, corrections=())
