@@ -28,7 +28,7 @@ STRONG_SUPPORT = 0.75  # support this strong from any namesake settles which ent
 class CheckOptions:
     top_k: int = 3  # evidence statements per verdict
     rel_tol: float = 0.01  # relative tolerance of quantities
-    subject_candidates: int = 20
+    subject_candidates: int = 40  # the US alone has 31 Washington Counties: every namesake is tried
     property_candidates: int = 3  # Factum: the top-3 predicates
 
 
