@@ -128,3 +128,37 @@ def shared_bench() -> Path:
     if not path.is_dir():
         pytest.skip(f"real-data test: {path} is absent (../shared is not beside the repo)")
     return path
+
+
+@pytest.fixture(scope="module")
+def kg_of(tmp_path_factory):
+    """kg_of(entities) -> an open KG of these dump-format entity dicts (FakeEmbedder), closed after the module."""
+    from index.build import build_index
+    from index.embed import FakeEmbedder
+    from index.store import KG
+    from ingest.pipeline import IngestOptions, ingest
+
+    opened = []
+
+    def build(entities: list[dict]):
+        dump = tmp_path_factory.mktemp("kg-of") / "dump.json"
+        dump.write_text("[\n" + ",\n".join(json.dumps(e) for e in entities) + "\n]\n")
+        out = dump.parent / "kg"
+        ingest(str(dump), str(out), IngestOptions(workers=1, quiet=True))
+        build_index(str(out), embedder=FakeEmbedder(), quiet=True)
+        opened.append(KG.open(str(out), embedder=FakeEmbedder()))
+        return opened[-1]
+
+    yield build
+    for kg in opened:
+        kg.close()
+
+
+def fixture_builders():
+    """tests/fixtures/build_fixture.py as a module: entity(), prop(), time(), quantity()…"""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_fixture", TESTS / "fixtures" / "build_fixture.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -210,3 +210,25 @@ def test_the_nearest_property_word_decides(mini_kg):
     _, claims = extract_claims(mini_kg, Checker(mini_kg).facts, "Belgium was written by Charles Michel.",
                                properties={"P57"})
     assert claims == []
+
+
+def test_a_date_far_from_the_property_word_is_another_event(mini_kg):
+    got = claims_of(mini_kg, "Belgium was founded in 1830 as a constitutional monarchy and renamed by a new "
+                             "parliament in 1950.")
+    assert ("1830", "Q31", "P571", None) in got
+    assert not any(span == "1950" for span, *_ in got)
+    assert ("1830", "Q31", "P571", None) in claims_of(mini_kg, "In 1830, Belgium was founded.")
+
+
+def test_a_property_word_inside_a_name_is_not_a_property_word(kg_of):
+    from conftest import fixture_builders
+
+    fx = fixture_builders()
+    kg = kg_of([
+        fx.entity("Q1", "1957 New Zealand rugby league season", claims=[("P641", fx.item("Q10962", None))]),
+        fx.entity("Q10962", "rugby league"), fx.entity("Q664", "New Zealand"),
+        fx.prop("P118", "league", "wikibase-item"), fx.prop("P641", "sport", "wikibase-item"),
+    ])
+    got = claims_of(kg, "The 1957 New Zealand rugby league season was the 50th season of rugby league "
+                        "played in New Zealand.")
+    assert not any(pid == "P118" for _, _, pid, _ in got)  # "league" here is part of "rugby league"

@@ -2,36 +2,17 @@
 value is nearest the claimed one (a wrong year or figure is usually near the right one)."""
 from __future__ import annotations
 
-import importlib.util
-import json
-from pathlib import Path
-
 import pytest
 
+from conftest import fixture_builders
 from verifier.evaluate import correction_matches
 from verifier.model import Claim, Verdict
 
-_spec = importlib.util.spec_from_file_location("build_fixture", Path(__file__).parent / "fixtures" / "build_fixture.py")
-fx = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fx)
-
-
-def _open_kg(tmp_path_factory, entities):
-    from index.build import build_index
-    from index.embed import FakeEmbedder
-    from index.store import KG
-    from ingest.pipeline import IngestOptions, ingest
-
-    dump = tmp_path_factory.mktemp("namesakes") / "dump.json"
-    dump.write_text("[\n" + ",\n".join(json.dumps(e) for e in entities) + "\n]\n")
-    out = dump.parent / "kg"
-    ingest(str(dump), str(out), IngestOptions(workers=1, quiet=True))
-    build_index(str(out), embedder=FakeEmbedder(), quiet=True)
-    return KG.open(str(out), embedder=FakeEmbedder())
+fx = fixture_builders()
 
 
 @pytest.fixture(scope="module")
-def namesake_kg(tmp_path_factory):
+def namesake_kg(kg_of):
     entities = [
         # The better-known county comes first in linking; the claims below are about the other one.
         fx.entity("Q100", "Monroe County", "county of New York", sitelinks=12, claims=[
@@ -42,9 +23,7 @@ def namesake_kg(tmp_path_factory):
         fx.prop("P571", "inception", "time"),
         fx.prop("P2046", "area", "quantity"),
     ]
-    kg = _open_kg(tmp_path_factory, entities)
-    yield kg
-    kg.close()
+    return kg_of(entities)
 
 
 def _check(kg, predicate, obj, subject="Monroe County"):
@@ -53,17 +32,13 @@ def _check(kg, predicate, obj, subject="Monroe County"):
     return Checker(kg).check([Claim(id="c", subject=subject, predicate=predicate, object=obj)])[0]
 
 
-def test_every_one_of_thirty_namesakes_is_tried(tmp_path_factory):
+def test_every_one_of_thirty_namesakes_is_tried(kg_of):
     # The US has 31 Washington Counties; the one with the claimed area is the least known.
     counties = [fx.entity(f"Q{1000 + n}", "Washington County", sitelinks=40 - n,
                           claims=[("P2046", fx.quantity(f"+{500 + 10 * n}", "Q712226"))]) for n in range(30)]
-    kg = _open_kg(tmp_path_factory, counties + [fx.entity("Q712226", "square kilometre"),
-                                                fx.prop("P2046", "area", "quantity")])
-    try:
-        verdict = _check(kg, "area", "790 square kilometre", subject="Washington County")
-        assert verdict.verdict == "SUPPORTED" and verdict.subject_id == "Q1029"
-    finally:
-        kg.close()
+    kg = kg_of(counties + [fx.entity("Q712226", "square kilometre"), fx.prop("P2046", "area", "quantity")])
+    verdict = _check(kg, "area", "790 square kilometre", subject="Washington County")
+    assert verdict.verdict == "SUPPORTED" and verdict.subject_id == "Q1029"
 
 
 @pytest.mark.parametrize("predicate, obj, subject, correction", [

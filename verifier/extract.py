@@ -54,6 +54,9 @@ TRIGGERS = {
     "P65": ("discovered at",), "P400": ("platform",), "P287": ("designed by",), "P171": ("genus", "family"),
 }
 ITEM_TRIGGER_WINDOW = 40  # characters between "directed by" and the name it introduces
+# A date belongs to a property word at most this far before it ("established in 1872"), or this far
+# after it ("In 1995, the album was released"); "renamed ... in 1881" further on is another event.
+DATE_TRIGGER_BEFORE, DATE_TRIGGER_AFTER = 40, 30
 ITEM_VALUED = frozenset(p for p in TRIGGERS if p not in ("P569", "P570", "P571", "P577", "P1082", "P2046", "P2044",
                                                           "P2048"))
 
@@ -200,11 +203,14 @@ def _topic(text: str, sentence: tuple[int, int], weak: list) -> tuple[int, int, 
 def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken, allowed, linked) -> None:
     """Claims about the sentence's subject that the graph may refute or not know (rule 4)."""
     props_of = {st.property for st in own}
+    names = [(x.start - a, x.end - a) for x in ms]
 
-    def triggered(datatype: str, at: int | None = None, window: int | None = None) -> list[str]:
+    def triggered(datatype: str, at: int | None = None, window: int | None = None,
+                  after: int | None = None) -> list[str]:
         """Properties of this datatype named by the nearest property word before `at` (within `window`
-        characters; else also after it). The nearest word decides: when its properties are not allowed,
-        nothing is ("written by" next to a film's writer is no claim about its director)."""
+        characters), else after it (within `after`; anywhere when neither limit is given). The nearest
+        word decides: when its properties are not allowed, nothing is ("written by" next to a film's
+        writer is no claim about its director)."""
         found: dict[str, int] = {}
         named = [(p, ws) for p, ws in TRIGGERS.items() if facts.datatype(p) == datatype]
         named += [(p, [facts.label(p)]) for p in props_of
@@ -213,14 +219,19 @@ def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken
         for pid, ws in named:
             for w in ws:
                 for m in re.finditer(r"\b" + re.escape(w.lower()) + r"\b", lower):
+                    if any(s <= m.start() and m.end() <= e for s, e in names) or taken(a + m.start(), a + m.end()):
+                        continue  # part of a name or a claimed value ("rugby league"), not a property word
                     if at is not None and m.end() <= at:
                         distance = at - m.end()
-                    elif window is None:
+                        if window is not None and distance > window:
+                            continue
+                    elif after is not None and at is not None and m.start() - at <= after:
+                        distance = 10_000 + m.start() - at
+                    elif window is None and after is None:
                         distance = 10_000 + m.start()
                     else:
                         continue
-                    if window is None or distance <= window:
-                        found[pid] = min(found.get(pid, 1 << 30), distance)
+                    found[pid] = min(found.get(pid, 1 << 30), distance)
         if not found:
             return []
         nearest = min(found.values())
@@ -237,7 +248,7 @@ def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken
             break
     for s, e, _date in dates:
         if not taken(a + s, a + e):
-            for pid in triggered("time", s)[:1]:
+            for pid in triggered("time", s, window=DATE_TRIGGER_BEFORE, after=DATE_TRIGGER_AFTER)[:1]:
                 emit(si, subject, pid, a + s, a + e)
     for s, e, quantity in find_quantities(sentence):
         if any(s < ds_e and e > ds_s for ds_s, ds_e, _ in dates):
