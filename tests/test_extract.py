@@ -232,3 +232,11 @@ def test_a_property_word_inside_a_name_is_not_a_property_word(kg_of):
     got = claims_of(kg, "The 1957 New Zealand rugby league season was the 50th season of rugby league "
                         "played in New Zealand.")
     assert not any(pid == "P118" for _, _, pid, _ in got)  # "league" here is part of "rugby league"
+
+
+def test_a_name_after_another_name_and_of_is_part_of_it(mini_kg):
+    text = "Douglas Adams once worked for the Bank of England in London."
+    mentions = find_mentions(mini_kg, text, split_sentences(text))[0]
+    assert [m.text for m in mentions] == ["Douglas Adams", "London"]  # not England: the Bank of England
+    text = "The queen of England lived in London."
+    assert "England" in [m.text for m in find_mentions(mini_kg, text, split_sentences(text))[0]]

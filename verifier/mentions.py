@@ -72,7 +72,8 @@ def _cased(span: str) -> bool:
 
 
 def _inside_longer_name(text: str, s: int, e: int, words: list[tuple[int, int]]) -> bool:
-    """One capitalised word whose neighbour (same clause) is capitalised too: part of an unknown name."""
+    """One capitalised word whose neighbour (same clause) is capitalised too, or that follows "<Name> of":
+    part of an unknown name."""
     if " " in text[s:e].strip():
         return False
     index = next((i for i, w in enumerate(words) if w[0] == s), None)
@@ -84,6 +85,12 @@ def _inside_longer_name(text: str, s: int, e: int, words: list[tuple[int, int]])
         a, b = words[j]
         between, word = (text[e:a] if j > index else text[b:s]), text[a:b]
         if word[:1].isupper() and not re.search(r"[,;:()\"“”]", between) and word.lower() not in STOP | TITLES:
+            return True
+    if index >= 3:  # "National Film Board of Canada", "University of Essex": not Canada, not Essex
+        (a, b), (c, d) = words[index - 2], words[index - 1]
+        head = text[a:b]
+        if text[c:d] == "of" and head[:1].isupper() and head.lower() not in STOP | TITLES and \
+                not re.search(r"[,;:()\"“”]", text[b:s]):
             return True
     return False
 
