@@ -240,3 +240,10 @@ def test_a_name_after_another_name_and_of_is_part_of_it(mini_kg):
     assert [m.text for m in mentions] == ["Douglas Adams", "London"]  # not England: the Bank of England
     text = "The queen of England lived in London."
     assert "England" in [m.text for m in find_mentions(mini_kg, text, split_sentences(text))[0]]
+
+
+def test_the_class_noun_stands_for_the_entity_named_before(mini_kg):
+    got = claims_of(mini_kg, "Douglas Adams was born in Cambridge. The city has a population of 120,000.")
+    assert ("120,000", "Q350", "P1082", None) in got  # "The city": Cambridge (a city), not Douglas Adams
+    got = claims_of(mini_kg, "Douglas Adams was born in Cambridge. The country has a population of 120,000.")
+    assert not any(pid == "P1082" for _, _, pid, _ in got)  # nothing named before is a country

@@ -30,6 +30,7 @@ __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "sp
 _COPULA = re.compile(r"\s+(?:is|was|are|were|has been|had been)\s+((?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?){1,6})",
                      re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
+_DEFINITE = re.compile(r"\s*(?:the|this)\s+([a-z]+)\b", re.IGNORECASE)
 PRONOUNS = frozenset("he she it his her its they their him them".split())
 # Words people use for common properties, beyond the properties' own labels and aliases.
 TRIGGERS = {
@@ -96,6 +97,7 @@ def extract_claims(kg, facts, text: str, llm=None,
                                       subject_id=who.entity_id, property_id=pid, object_id=object_id), si, start, end))
 
     last_subject: Mention | None = None
+    earlier: list[Mention] = []  # mentions of the sentences before, in text order
     for si, (a, b) in enumerate(sentences):
         sentence = text[a:b]
         ms = mentions[si]
@@ -106,6 +108,11 @@ def extract_claims(kg, facts, text: str, llm=None,
         subject = (outside or ms or [None])[0]
         if last_subject is not None and first_pronoun is not None and (subject is None or first_pronoun < subject.start):
             subject = last_subject  # "He died in Santa Barbara": he, not Santa Barbara
+        definite = _DEFINITE.match(sentence)
+        if definite and (subject is None or subject.start - a > definite.end()):
+            # "The journal was established in 1981": the journal named before, if any was.
+            subject = _referent(definite.group(1).lower(), earlier, statements, facts) or subject
+        earlier.extend(ms)
         actors = ms + ([subject] if subject is not None and subject not in ms else [])
         weak_here = [w for w in weak.get(si, ()) if not any(m.start < w[1] and w[0] < m.end for m in ms)]
         topic = topics.get(si)
@@ -198,6 +205,19 @@ def _topic(text: str, sentence: tuple[int, int], weak: list) -> tuple[int, int, 
         return None
     starts_here = [w for w in weak if w[0] == words[first][0]]
     return max(starts_here, key=lambda w: w[1]) if starts_here else None
+
+
+def _referent(noun: str, earlier: list, statements: dict, facts) -> "Mention | None":
+    """The latest earlier mention that is an instance of a class the noun names ("journal": scientific journal)."""
+    from index.text import normalise
+
+    for m in reversed(earlier):
+        for st in statements.get(m.entity_id, ()):
+            if st.property == "P31" and st.value.entity_id:
+                label = normalise(facts.label(st.value.entity_id) or "")
+                if label == noun or label.endswith(" " + noun):
+                    return m
+    return None
 
 
 def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken, allowed, linked) -> None:
