@@ -52,8 +52,11 @@ def matches(text_claim, gold: dict) -> bool:
     c = text_claim.claim
     if c.subject_id != gold["sub"] or c.property_id != gold["rel"]:
         return False
-    if c.object_id:
-        return c.object_id == gold["obj"]
+    # A value the model wrote as free text is the entity the graph matched it to ("African American").
+    object_id = c.object_id or next((e.value_id for e in text_claim.verdict.evidence
+                                     if e.relation == "match" and e.value_id), None)
+    if object_id:
+        return object_id == gold["obj"]
     claimed, wanted = parse_date(c.object), parse_date(gold["obj_label"])
     if claimed and wanted:
         return claimed.year == wanted.year

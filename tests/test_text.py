@@ -117,7 +117,7 @@ def test_llm_only_claims_need_the_graph_or_the_sentence_to_back_their_property(m
     assert ("Cambridge", "P19", SUPPORTED, "both") in got
     assert all(pid != "P569" for _, pid, _, _ in got)
     assert any("date of birth | 1990" in note for note in report.notes)
-    assert any("(NOT_ENOUGH_INFO): Douglas Adams | occupation | Santa Barbara" in note for note in report.notes)
+    assert any("Douglas Adams | occupation | Santa Barbara" in note for note in report.notes)
     assert all(pid != "P106" for _, pid, _, _ in got)
     # Named in the sentence, a refutable LLM reading stays.
     report = verify_text(mini_kg, "Douglas Adams, born 1990, liked Cambridge.", llm=FakeLLM(lambda *a, **k: answer))
@@ -238,3 +238,36 @@ def test_cli_properties_option_limits_claims(mini_kg_dir, monkeypatch):
     assert [c["claim"]["property_id"] for c in only["claims"]] == ["P569"]
     bad = CliRunner().invoke(main, args + ["--properties", "birth"])
     assert bad.exit_code == 2 and "P57,P58" in bad.output
+
+
+def test_the_graph_first_reading_of_a_pair_stands_over_the_models_relation():
+    from verifier.extract import SpanClaim
+    from verifier.model import Claim
+    from verifier.text import _merge
+
+    kg_claim = SpanClaim(Claim(id="k", subject_id="Q1", property_id="P57", object="X"), 0, 10, 11)
+    llm_same = SpanClaim(Claim(id="l1", subject_id="Q1", property_id="P57", object="X"), 0, 10, 11)
+    llm_other_relation = SpanClaim(Claim(id="l2", subject_id="Q1", property_id="P58", object="X"), 0, 10, 11)
+    llm_new = SpanClaim(Claim(id="l3", subject_id="Q1", property_id="P58", object="Y"), 0, 20, 21)
+    merged, overruled = _merge([kg_claim], [llm_same, llm_other_relation, llm_new])
+    assert [(c.claim.id, source) for c, source in merged] == [("k", "both"), ("l3", "llm")]
+    assert overruled == [llm_other_relation]
+
+
+def test_support_through_another_property_does_not_keep_a_model_reading(mini_kg, monkeypatch):
+    from dataclasses import replace
+
+    from verifier.check import Checker
+
+    real_check = Checker.check
+
+    def through_another_property(self, claims):
+        verdicts = real_check(self, claims)
+        return [replace(v, verdict=SUPPORTED, evidence=tuple(replace(e, relation="same-object") for e in v.evidence))
+                if v.claim.property_id == "P106" else v for v in verdicts]
+
+    monkeypatch.setattr(Checker, "check", through_another_property)
+    answer = [{"subject": "Douglas Adams", "facts": [{"predicate": "occupation", "object": "the sea"}]}]
+    report = verify_text(mini_kg, "Douglas Adams liked the sea.", llm=FakeLLM(lambda *a, **k: answer))
+    assert all(tc.claim.property_id != "P106" for tc in report.claims)
+    assert any("(SUPPORTED): Douglas Adams | occupation | the sea" in note for note in report.notes)

@@ -103,17 +103,24 @@ def _llm_claims(kg, llm, text: str, sentences, facts, properties=None) -> list[S
     return out
 
 
-def _merge(kg_claims: list[SpanClaim], llm_claims: list[SpanClaim]) -> list[tuple[SpanClaim, str]]:
+def _merge(kg_claims: list[SpanClaim], llm_claims: list[SpanClaim]
+           ) -> tuple[list[tuple[SpanClaim, str]], list[SpanClaim]]:
+    """(claims with their source, the model's claims overruled by the graph-first reading of the same pair)."""
     merged = [(c, "kg") for c in kg_claims]
+    overruled = []
     key = {(c.claim.subject_id, c.claim.property_id, c.start, c.end): i for i, c in enumerate(kg_claims)}
+    pairs = {(c.claim.subject_id, c.start, c.end) for c in kg_claims}
     for c in llm_claims:
         k = (c.claim.subject_id, c.claim.property_id, c.start, c.end)
+        if k not in key and (c.claim.subject_id, c.start, c.end) in pairs:
+            overruled.append(c)  # the graph-first reading of the same subject and value stands
+            continue
         if k in key:
             merged[key[k]] = (merged[key[k]][0], "both")
         else:
             merged.append((c, "llm"))
             key[k] = len(merged) - 1
-    return merged
+    return merged, overruled
 
 
 def _replacement(span: str, correction: str) -> str:
@@ -190,14 +197,19 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
             llm_claims = _llm_claims(kg, llm, text, sentences, checker.facts, properties)
         except Exception as exc:  # noqa: BLE001 - the LLM only adds claims: KG-first results stand without it
             notes.append(f"LLM extraction failed: {exc}")
-    merged = _merge(kg_claims, llm_claims)
+    merged, overruled = _merge(kg_claims, llm_claims)
+    notes.extend(f"LLM reading not kept (the graph-first reading of the pair stands): {c.claim.subject} | "
+                 f"{c.claim.predicate} | {c.claim.object}" for c in overruled)
     verdicts = checker.check([c.claim for c, _ in merged]) if merged else []
     kept = []
     for (c, source), v in zip(merged, verdicts):
         a, b = sentences[c.sentence_index]
         # A tiny model's reading is a guess: it stays when the graph confirms it, or refutes it and the sentence
         # names the property right before the value; one the graph cannot settle is only noted.
-        if source == "llm" and v.verdict != SUPPORTED and not (v.verdict == REFUTED and names_property(
+        # Support through another property ("the graph links them through director") confirms the pair, not
+        # the model's relation.
+        confirmed = v.verdict == SUPPORTED and not (v.evidence and v.evidence[0].relation == "same-object")
+        if source == "llm" and not confirmed and not (v.verdict == REFUTED and names_property(
                 c.claim.property_id, text[a:b], checker.facts, before=c.start - a)):
             notes.append(f"LLM reading not kept ({v.verdict}): {c.claim.subject} | {c.claim.predicate} | "
                          f"{c.claim.object}")
