@@ -285,18 +285,12 @@ def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quie
 @handle_errors
 def eval_cmd(labelled_file, index_dir, tolerance, errors_out, as_json):
     """Score the verifier on a labelled claims file (claims-dev format)."""
-    import orjson
-
-    from verifier.evaluate import evaluate
-    from verifier.serialize import verdict_to_dict
+    from verifier.evaluate import evaluate, write_misjudged
 
     with _open_kg(index_dir) as kg:
         report, pairs = evaluate(kg, labelled_file, _check_options(3, tolerance))
     if errors_out:
-        with open(errors_out, "wb") as fh:
-            for gold, verdict in pairs:
-                if gold["label"] != verdict.verdict:
-                    fh.write(orjson.dumps({"gold": gold, "got": verdict_to_dict(verdict)}) + b"\n")
+        write_misjudged(errors_out, pairs)
     if as_json:
         emit_json(report)
         return
@@ -307,8 +301,8 @@ def eval_cmd(labelled_file, index_dir, tolerance, errors_out, as_json):
 def _load_llm_or_none(use_llm: bool | None, model: str | None):
     """The LLM when asked for (--llm or --model); KG-first alone otherwise.
 
-    Off by default: measured on Text2KGBench, SmolLM2-135M's extra claims were 4% graph-supported and
-    cut merged precision from 0.54 to 0.34 without adding recall (bench/text.py).
+    Off by default: on Text2KGBench, SmolLM2-135M adds no recall to the graph-first extractor and its
+    extra claims cost a little precision (bench/text.py).
     """
     if use_llm is False or (use_llm is None and model is None):
         return None

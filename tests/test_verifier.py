@@ -159,11 +159,15 @@ def test_eval_reports_the_metrics(mini_kg_dir, tmp_path, monkeypatch):
          "kind": "entity", "subject_id": "Q31"},
     ]
     labelled.write_text("\n".join(json.dumps(r) for r in rows))
-    res = CliRunner().invoke(main_cli(), ["eval", str(labelled), "--index", str(mini_kg_dir), "--json"])
+    misjudged = tmp_path / "errors.jsonl"
+    res = CliRunner().invoke(main_cli(), ["eval", str(labelled), "--index", str(mini_kg_dir), "--json",
+                                          "--errors", str(misjudged)])
     assert res.exit_code == 0, res.output
     report = json.loads(res.stdout)
     assert report["C1"] == 0.5 and report["C3"] == 1.0 and report["false_support"] == 0.0
     assert report["accuracy"] == 0.75 and report["subject_linking"] == 1.0
+    wrong = [json.loads(line) for line in misjudged.read_text().splitlines()]
+    assert [(w["gold"]["id"], w["got"]["verdict"]) for w in wrong] == [("4", REFUTED)]
 
 
 def main_cli():

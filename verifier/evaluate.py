@@ -141,4 +141,14 @@ def evaluate(kg, path: str, options: CheckOptions = CheckOptions(), batch: int =
     return report, list(zip((g for _, g in rows), verdicts))
 
 
-__all__ = ["evaluate", "score", "correction_matches", "read_labelled", "NOT_ENOUGH_INFO"]
+def write_misjudged(path: str, pairs: list[tuple[dict, Verdict]]) -> None:
+    """The claims whose verdict differs from the label, as JSONL {gold, got}."""
+    from .serialize import verdict_to_dict
+
+    with open(path, "wb") as fh:
+        for gold, verdict in pairs:
+            if gold["label"] != verdict.verdict:
+                fh.write(orjson.dumps({"gold": gold, "got": verdict_to_dict(verdict)}) + b"\n")
+
+
+__all__ = ["evaluate", "write_misjudged", "score", "correction_matches", "read_labelled", "NOT_ENOUGH_INFO"]
