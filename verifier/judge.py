@@ -165,7 +165,8 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
                       f"{facts.label(primary.pid) or primary.pid} has a single value in practice and the graph's "
                       "differs")
             return verdict(REFUTED, confidence, "B", reason, evidence, corrections=current[:3])
-        if conflicts and not qualifiers and primary.score >= 0.6 and _one_at_a_time(primary_statements):
+        if len(conflicts) == len(rels) and not qualifiers and primary.score >= 0.6 and \
+                _one_at_a_time(primary_statements):  # every value compared: an unlabelled one may be the claimed
             # Several values, but each for its own period (heads of government): a value that held at no
             # time is wrong, and the value holding now is the answer.
             return verdict(REFUTED, 0.7, "B", f"the graph dates every value of {facts.label(primary.pid) or primary.pid}"
