@@ -247,3 +247,9 @@ def test_the_class_noun_stands_for_the_entity_named_before(mini_kg):
     assert ("120,000", "Q350", "P1082", None) in got  # "The city": Cambridge (a city), not Douglas Adams
     got = claims_of(mini_kg, "Douglas Adams was born in Cambridge. The country has a population of 120,000.")
     assert not any(pid == "P1082" for _, _, pid, _ in got)  # nothing named before is a country
+
+
+def test_a_name_after_a_preposition_is_not_the_subject(mini_kg):
+    # The band, unnamed, was founded; Belgium is only where (not a claim that Belgium dates from 1990).
+    assert not any(pid == "P571" for *_, pid, _ in claims_of(mini_kg, "The band was founded in Belgium in 1990."))
+    assert ("1830", "Q31", "P571", None) in claims_of(mini_kg, "Founded in 1830, Belgium is a kingdom.")

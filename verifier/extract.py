@@ -31,6 +31,8 @@ _COPULA = re.compile(r"\s+(?:is|was|are|were|has been|had been)\s+((?:(?!and\b|b
                      re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 _DEFINITE = re.compile(r"\s*(?:the|this)\s+([a-z]+)\b", re.IGNORECASE)
+# A name right after a preposition is not what the sentence is about ("published by Casterman in 1986").
+_PREPOSITION_BEFORE = re.compile(r"\b(?:by|in|at|from|on|to|for|with|into|near)\s+(?:the\s+)?$", re.IGNORECASE)
 PRONOUNS = frozenset("he she it his her its they their him them".split())
 # Words people use for common properties, beyond the properties' own labels and aliases.
 TRIGGERS = {
@@ -105,7 +107,8 @@ def extract_claims(kg, facts, text: str, llm=None,
         first_pronoun = next((w.start() + a for w in re.finditer(r"\w+", sentence) if w.group().lower() in PRONOUNS),
                              None)
         outside = [m for m in ms if not _in_brackets(text, a, m.start)]
-        subject = (outside or ms or [None])[0]
+        subject = next((m for m in outside if not _PREPOSITION_BEFORE.search(text, max(a, m.start - 12), m.start)),
+                       None)
         if last_subject is not None and first_pronoun is not None and (subject is None or first_pronoun < subject.start):
             subject = last_subject  # "He died in Santa Barbara": he, not Santa Barbara
         definite = _DEFINITE.match(sentence)
