@@ -253,3 +253,14 @@ def test_a_name_after_a_preposition_is_not_the_subject(mini_kg):
     # The band, unnamed, was founded; Belgium is only where (not a claim that Belgium dates from 1990).
     assert not any(pid == "P571" for *_, pid, _ in claims_of(mini_kg, "The band was founded in Belgium in 1990."))
     assert ("1830", "Q31", "P571", None) in claims_of(mini_kg, "Founded in 1830, Belgium is a kingdom.")
+
+
+def test_a_ten_word_name_is_one_mention(kg_of):
+    from conftest import fixture_builders
+
+    fx = fixture_builders()
+    long_name = "National Film Award for Best Popular Film Providing Wholesome Entertainment"
+    kg = kg_of([fx.entity("Q1", long_name), fx.entity("Q2", "National Film Award for Best Popular Film")])
+    text = f"Darr won the {long_name}."
+    mentions = find_mentions(kg, text, split_sentences(text))[0]
+    assert [(m.text, m.entity_id) for m in mentions] == [(long_name, "Q1")]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from index.text import normalise
 
-MAX_NGRAM = 8
+MAX_NGRAM = 12  # award and work titles run to 10+ words
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(“])")
 _WORD = re.compile(r"[\w][\w.'’-]*[\w]|[\w]")
 # A full stop after these does not end a sentence ("Warner Bros. Looney Tunes", "L. L. Zamenhof").
