@@ -264,3 +264,16 @@ def test_a_ten_word_name_is_one_mention(kg_of):
     text = f"Darr won the {long_name}."
     mentions = find_mentions(kg, text, split_sentences(text))[0]
     assert [(m.text, m.entity_id) for m in mentions] == [(long_name, "Q1")]
+
+
+def test_a_name_with_a_quoted_nickname(mini_kg):
+    text = 'Douglas Noel "Bop" Adams was born in Cambridge.'
+    mentions = find_mentions(mini_kg, text, split_sentences(text))[0]
+    assert [(m.text, m.entity_id) for m in mentions] == [('Douglas Noel "Bop" Adams', "Q42"), ("Cambridge", "Q350")]
+
+
+def test_a_surname_stands_for_the_full_name_before_it(mini_kg):
+    got = claims_of(mini_kg, "Douglas Adams wrote books. Adams died in Santa Barbara.")
+    assert ("Santa Barbara", "Q42", "P20", "Q159288") in got
+    text = "Adams died in Santa Barbara."  # no full name before: "Adams" alone is no one
+    assert all(m.entity_id != "Q42" for m in find_mentions(mini_kg, text, split_sentences(text))[0])

@@ -9,7 +9,9 @@ candidate's description, then, when an LLM is given, by `choose_candidate` (whic
 match": the mention is dropped), else by popularity.
 
 A run of three or four capitalised words may also name a person by its first and last word
-("Lance Edward Armstrong" is "Lance Armstrong"). Lower-case n-grams that name an entity ("fencer", "red knot") are kept apart as *weak*
+("Lance Edward Armstrong" is "Lance Armstrong"), and one with a quoted nickname by either
+first or nickname and last word ('Petrus "Peter" Wilhelmus Nottet' is "Peter Nottet"); later in the
+text, the last word of such a name alone is that entity ("Adams died"). Lower-case n-grams that name an entity ("fencer", "red knot") are kept apart as *weak*
 mentions: they only count when the graph links them to a mention of the same sentence.
 """
 from __future__ import annotations
@@ -106,6 +108,19 @@ def _short_names(text: str, words: list[tuple[int, int]]):
                 yield run[0][0], run[-1][1], normalise(f"{first} {last}")
 
 
+_NAME_WORD = r"[A-Z][\w.'’-]*"
+_NICKNAMED = re.compile(rf"\b({_NAME_WORD})(?:\s+{_NAME_WORD})*\s+[\"“]({_NAME_WORD}(?:\s{_NAME_WORD})?)[\"”]"
+                        rf"(?:\s+{_NAME_WORD})*\s+({_NAME_WORD})\b")
+
+
+def _nicknamed(text: str, start: int, end: int):
+    """(start, end, key) for 'Deanna Nicole "Tweety" Nolan': "deanna nolan" and "tweety nolan"."""
+    for m in _NICKNAMED.finditer(text, start, end):
+        first, nick, last = m.group(1, 2, 3)
+        for key in (f"{first} {last}", f"{nick} {last}"):
+            yield m.start(), m.end(), normalise(key)
+
+
 def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
                   weak: dict | None = None) -> list[list[Mention]]:
     """Mentions per sentence; with `weak` (a dict), also fills weak[sentence] = [(start, end, candidate ids)]."""
@@ -114,6 +129,7 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
              if normalise(span) not in STOP and len(span) > 1 and not span.replace(".", "").replace(",", "").isdigit()]
     words = [_words(text, a, b) for a, b in sentences]
     grams += [(si, s, e, text[s:e], key) for si, ws in enumerate(words) for s, e, key in _short_names(text, ws)]
+    grams += [(si, s, e, text[s:e], key) for si, (a, b) in enumerate(sentences) for s, e, key in _nicknamed(text, a, b)]
     norms = sorted({g[4] for g in grams})
     by_norm: dict[str, list[tuple[str, int, int]]] = {}
     for norm, eid, sitelinks, statements in kg.lookup_in(
@@ -157,6 +173,27 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
                 best = next((c for c in cands if c[0] == choice), best)
             mentions.append(Mention(s, e, span, best[0]))
         out.append(mentions)
+    return _surnames(text, words, out)
+
+
+_PERSONAL_NAME = re.compile(r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,3}")  # "Douglas Adams", not "Bank of America"
+
+
+def _surnames(text: str, words, out: list[list[Mention]]) -> list[list[Mention]]:
+    """A capitalised word that is the last word of a longer name mentioned before it is that entity
+    ("Douglas Adams wrote ... Adams died"), whatever else the gazetteer would make of the word alone."""
+    named: dict[str, str] = {}  # last word -> entity of the latest longer name ending on it
+    for si, mentions in enumerate(out):
+        taken = {(m.start, m.end): m for m in mentions if " " in m.text}
+        names = [m for m in taken.values() if _PERSONAL_NAME.fullmatch(m.text)]
+        for s, e in words[si]:
+            word = text[s:e]
+            if word in named and word[:1].isupper() and not any(a <= s < b for a, b in taken):
+                mentions = [m for m in mentions if not (m.start <= s < m.end)] + [Mention(s, e, word, named[word])]
+            for m in names:
+                if m.end == e and m in mentions:
+                    named[text[s:e]] = m.entity_id
+        out[si] = sorted(mentions, key=lambda m: m.start)
     return out
 
 
