@@ -13,7 +13,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ingest import __version__
-from ingest.writer import DB_FILE, MANIFEST
+from ingest.rows import TABLES
+from ingest.tables import materialize_tables
+from ingest.writer import DB_FILE, MANIFEST, open_database
 
 from .store import INDEX_SCHEMA_VERSION, IndexError_, read_manifest
 from .text import normalise
@@ -173,8 +175,9 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
     shutil.rmtree(vectors_tmp, ignore_errors=True)
     os.makedirs(vectors_tmp)
     try:
-        con = duckdb.connect(os.path.join(directory, DB_FILE))
+        con = open_database(directory, read_only=False)
         try:
+            materialize_tables(con, directory, TABLES)  # views over Parquet -> native tables: faster lookups
             n_labels = _build_label_index(con)
             n_objects = _build_object_table(con)
             n_props = _build_property_stats(con)

@@ -11,7 +11,7 @@ from typing import Iterable
 import duckdb
 
 from ingest.values import VALUE_COLUMNS
-from ingest.writer import DB_FILE, MANIFEST, SCHEMA_VERSION
+from ingest.writer import DB_FILE, MANIFEST, SCHEMA_VERSION, open_database
 
 from .model import NOVALUE, SOMEVALUE, Candidate, Entity, Reference, Snak, Statement, Value
 
@@ -75,7 +75,7 @@ class KG:
         if not os.path.isfile(db):
             raise IndexError_(f"{directory} has no {DB_FILE}: the build is incomplete")
         try:
-            con = duckdb.connect(db, read_only=True)
+            con = open_database(directory, read_only=True)
         except duckdb.Error as exc:
             raise IndexError_(f"cannot open {db}: {exc}") from exc
         return cls(directory, manifest, con, embedder)

@@ -13,7 +13,7 @@ import time
 import duckdb
 
 from .rows import TABLES
-from .tables import SORT_KEYS, build_tables, quote  # noqa: F401 - SORT_KEYS, quote: re-exported
+from .tables import SORT_KEYS, build_tables, create_views, quote, set_search_path  # noqa: F401 - re-exported
 
 SCHEMA_VERSION = 2  # 2: statements.statement_order
 DB_FILE = "kg.duckdb"
@@ -27,7 +27,7 @@ class IngestError(Exception):
 
 
 def assemble_tables(build_dir: str, parts_dir: str, threads: int, memory_limit: str = "1GB") -> dict[str, int]:
-    """Sort each table's parts into one zstd Parquet file and a native table in kg.duckdb (tables.py).
+    """Sort each table's parts into one zstd Parquet file, exposed as a view in kg.duckdb (tables.py).
 
     DuckDB sorts out of core (spilling to build_dir), so memory stays bounded
     whatever the dump size.
@@ -51,11 +51,21 @@ def _assemble(build_dir: str, parts_dir: str, threads: int, memory_limit: str) -
         con.execute(f"SET temp_directory = '{os.path.join(build_dir, 'duckdb-tmp')}'")
         jobs = {name: sorted(glob.glob(os.path.join(parts_dir, f"{name}-*.parquet"))) for name in TABLES}
         counts = build_tables(con, jobs, build_dir, max(1, threads))
+        create_views(con, build_dir, TABLES)
         con.execute("CHECKPOINT")
     finally:
         con.close()
     shutil.rmtree(os.path.join(build_dir, "duckdb-tmp"), ignore_errors=True)
     return counts
+
+
+def open_database(directory: str, read_only: bool = True) -> duckdb.DuckDBPyConnection:
+    """A connection to DIR/kg.duckdb whose tables resolve wherever DIR now lives: after ingest they
+    are views over DIR/<table>.parquet by relative path, found through `file_search_path`."""
+    directory = os.path.abspath(directory)
+    con = duckdb.connect(os.path.join(directory, DB_FILE), read_only=read_only)
+    set_search_path(con, directory)
+    return con
 
 
 def write_json(path: str, data: dict) -> None:

@@ -19,7 +19,7 @@ import pytest
 
 from ingest.pipeline import IngestError, IngestOptions, ingest
 from ingest import writer
-from ingest.writer import publish, remove_stale_builds
+from ingest.writer import open_database, publish, remove_stale_builds
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -35,7 +35,7 @@ def fingerprint(index_dir: Path) -> dict:
 
 
 def usable(index_dir: Path) -> int:
-    con = duckdb.connect(str(index_dir / "kg.duckdb"), read_only=True)
+    con = open_database(index_dir)
     try:
         return con.execute("SELECT count(*) FROM statements").fetchone()[0]
     finally:

@@ -13,7 +13,7 @@ import sys
 from ingest.writer import SCHEMA_VERSION
 from pathlib import Path
 
-import duckdb
+from ingest.writer import open_database
 import pytest
 
 import ingest as ingest_pkg
@@ -28,7 +28,7 @@ def kgcheck(*args, stdin=None, stderr=subprocess.PIPE, timeout=120) -> subproces
 
 
 def query(index_dir: Path, sql: str, params=()):
-    con = duckdb.connect(str(index_dir / "kg.duckdb"), read_only=True)
+    con = open_database(index_dir)
     try:
         return con.execute(sql, params).fetchall()
     finally:
@@ -36,7 +36,7 @@ def query(index_dir: Path, sql: str, params=()):
 
 
 def statement(index_dir: Path, sid: str) -> dict:
-    con = duckdb.connect(str(index_dir / "kg.duckdb"), read_only=True)
+    con = open_database(index_dir)
     try:
         cur = con.execute("SELECT * FROM statements WHERE statement_id = ?", [sid])
         names = [d[0] for d in cur.description]

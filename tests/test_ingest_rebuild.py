@@ -10,7 +10,7 @@ import bz2
 import json
 from collections import Counter, defaultdict
 
-import duckdb
+from ingest.writer import open_database
 import pyarrow.parquet as pq
 import pytest
 
@@ -122,7 +122,7 @@ def _dict_rows(con, sql: str):
 
 
 def table_statements(index_dir) -> dict:
-    con = duckdb.connect(str(index_dir / "kg.duckdb"), read_only=True)
+    con = open_database(index_dir)
     try:
         quals = defaultdict(list)
         for r in _dict_rows(con, "SELECT * FROM qualifiers ORDER BY statement_id, qualifier_order"):
@@ -159,7 +159,7 @@ def check_rebuild(index_dir, lines) -> None:
 
 
 def check_files(index_dir) -> None:
-    con = duckdb.connect(str(index_dir / "kg.duckdb"), read_only=True)
+    con = open_database(index_dir)
     try:
         names = {r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
         assert set(TABLES) <= names
@@ -196,7 +196,7 @@ def test_sample_rebuilds_statement_by_statement(sample_index, sample_dump):
 
 def test_sample_has_every_value_and_snak_type(sample_index):
     """Guards the test above: the real sample really exercises every kind it claims to."""
-    con = duckdb.connect(str(sample_index / "kg.duckdb"), read_only=True)
+    con = open_database(sample_index)
     try:
         kinds = {r[0] for r in con.execute("SELECT DISTINCT coalesce(value_type, snaktype) FROM statements").fetchall()}
         ranks = {r[0] for r in con.execute("SELECT DISTINCT rank FROM statements").fetchall()}
