@@ -215,6 +215,16 @@ class KG:
             "AND statement_id IN (SELECT unnest(?))", [subjects, ids])
         return self._assemble(rows, subjects, details)
 
+    def subjects_linking_to(self, object_id: str, limit: int = 64) -> list[tuple[str, str]] | None:
+        """(subject, property) of the statements whose value is `object_id`; None when more than `limit`
+        do (a hub such as a country: it tells nothing about which subject a text means)."""
+        if self.has_table("statements_by_object"):
+            query = "SELECT subject, property FROM statements_by_object WHERE entity_id = ? LIMIT ?"
+        else:
+            query = "SELECT subject, property FROM statements WHERE entity_id = ? LIMIT ?"
+        rows = self.sql(query, [object_id, limit + 1])
+        return None if len(rows) > limit else [(r[0], r[1]) for r in rows]
+
     def _assemble(self, rows: list[tuple], subjects: list[str], details: bool) -> list[Statement]:
         if not rows:
             return []

@@ -277,3 +277,65 @@ def test_a_surname_stands_for_the_full_name_before_it(mini_kg):
     assert ("Santa Barbara", "Q42", "P20", "Q159288") in got
     text = "Adams died in Santa Barbara."  # no full name before: "Adams" alone is no one
     assert all(m.entity_id != "Q42" for m in find_mentions(mini_kg, text, split_sentences(text))[0])
+
+
+# -- "The dam forms Lake Austin": a description the graph resolves --------------------------------
+
+def _dams(kg_of, *, second_dam=False, dam_class=True):
+    from conftest import fixture_builders
+
+    fx = fixture_builders()
+    kind = [("P31", fx.item("Q12323", None))] if dam_class else []
+    entities = [
+        fx.entity("Q7816897", "Tom Miller Dam", claims=kind + [("P4661", fx.item("Q1128082", None)),
+                                                                ("P571", fx.time("+1940-00-00T00:00:00Z", 9))]),
+        fx.entity("Q1128082", "Lake Austin"), fx.entity("Q12323", "dam"),
+        fx.prop("P4661", "reservoir created", "wikibase-item"), fx.prop("P31", "instance of", "wikibase-item"),
+        fx.prop("P571", "inception", "time"),
+    ]
+    if second_dam:
+        entities.append(fx.entity("Q9", "Longhorn Dam", claims=kind + [("P4661", fx.item("Q1128082", None))]))
+    return kg_of(entities)
+
+
+def test_the_description_is_the_one_thing_the_graph_links_to_what_the_sentence_names(kg_of):
+    kg = _dams(kg_of)
+    got = claims_of(kg, "The dam was created in 1942 and forms Lake Austin.")
+    # The reservoir it forms, then a claim the graph can refute (built 1940); "dam" is no claim of its own.
+    assert got == [("Lake Austin", "Q7816897", "P4661", "Q1128082"), ("1942", "Q7816897", "P571", None)]
+    without_class = _dams(kg_of, dam_class=False)  # the graph does not say what it is: the link alone decides
+    assert ("Lake Austin", "Q7816897", "P4661", "Q1128082") in claims_of(without_class, "The dam forms Lake Austin.")
+
+
+def test_no_description_is_resolved_against_the_class_or_between_equals(kg_of):
+    assert claims_of(_dams(kg_of), "The film forms Lake Austin.") == []  # the only candidate is a dam
+    assert claims_of(_dams(kg_of, second_dam=True), "The dam forms Lake Austin.") == []  # two dams: either
+
+
+def test_a_hub_value_is_no_evidence_of_the_subject(kg_of, monkeypatch):
+    from verifier import referents
+
+    kg = _dams(kg_of)
+    monkeypatch.setattr(referents, "MAX_LINKS", 0)  # Lake Austin now counts as a hub
+    assert claims_of(kg, "The dam forms Lake Austin.") == []
+
+
+def test_a_value_named_with_its_property_words_inside(kg_of):
+    from conftest import fixture_builders
+
+    fx = fixture_builders()
+    kg = kg_of([fx.entity("Q1", "Saganash River", claims=[("P4614", fx.item("Q2", None))]),
+                fx.entity("Q2", "James Bay Basin"), fx.prop("P4614", "drainage basin", "wikibase-item")])
+    got = claims_of(kg, "Saganash River is in the James Bay drainage basin.")
+    assert ("James Bay drainage basin", "Q1", "P4614", "Q2") in got
+    # Words that are not the property's do not glue a name together.
+    assert not any(obj == "Q2" for *_, obj in claims_of(kg, "Saganash River is in the James Bay lowland basin."))
+
+
+def test_a_tokenised_possessive_is_the_name(kg_of):
+    from conftest import fixture_builders
+
+    fx = fixture_builders()
+    kg = kg_of([fx.entity("Q1", "Anne's House of Dreams")])
+    text = "Anne 's House of Dreams is a novel."  # Text2KGBench's sentences are tokenised so
+    assert [m.entity_id for m in find_mentions(kg, text, split_sentences(text))[0]] == ["Q1"]

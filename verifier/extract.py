@@ -1,7 +1,9 @@
 """KG-first claim extraction from free text (no LLM needed).
 
 1. Sentences and mentions: see mentions.py (gazetteer over labels and aliases, namesakes by context).
-2. Pronouns (he, she, it, his, her, its, they, their) stand for the last subject.
+2. Pronouns (he, she, it, his, her, its, they, their) stand for the last subject; a description ("The
+   film", "the dam") for an earlier mention of its class, else for the one thing the graph links to what
+   the sentence names (referents.py).
 3. Claims the graph links outright, between any two things a sentence names: a mention and another
    mention that is the value of one of its statements ("Andrew Holness ... Prime Minister of Jamaica"
    gives Jamaica's head of government); a lower-case phrase that names such a value ("a Hungarian sabre
@@ -9,7 +11,8 @@
    with one of a mention's dates.
 4. Claims the graph may refute, about the sentence's subject: another mention that is a value of one of
    the subject's statements (or a place above it: "born in England" for Cambridge), else the property
-   named by the nearest property word before it ("directed by"); dates and quantities found by the
+   named by the nearest property word before it ("directed by"); a value named with its property's words
+   inside ("the James Bay drainage basin"); dates and quantities found by the
    parsers, attached to the property whose trigger words appear; "<property words> is <phrase>" with no
    linked object ("its head of state is a king") becomes a claim on that phrase when the subject lacks
    the property or the phrase is a name — the graph then answers NOT_ENOUGH_INFO.
@@ -21,8 +24,9 @@ import re
 from dataclasses import dataclass
 
 from .dates import compare_dates, DateMatch
-from .mentions import Mention, find_mentions, split_sentences, _words
+from .mentions import Mention, find_mentions, fused_values, split_sentences, _words
 from .model import Claim
+from .referents import descriptions, earlier_referent, implied_subject
 from .values import find_dates, find_quantities
 
 __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "split_sentences", "Mention", "TRIGGERS"]
@@ -30,7 +34,6 @@ __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "sp
 _COPULA = re.compile(r"\s+(?:is|was|are|were|has been|had been)\s+((?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?){1,6})",
                      re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
-_DEFINITE = re.compile(r"\s*(?:the|this)\s+([a-z]+)\b", re.IGNORECASE)
 # A name right after a preposition is not what the sentence is about ("published by Casterman in 1986").
 _PREPOSITION_BEFORE = re.compile(r"\b(?:by|in|at|from|on|to|for|with|into|near)\s+(?:the\s+)?$", re.IGNORECASE)
 PRONOUNS = frozenset("he she it his her its they their him them".split())
@@ -111,11 +114,26 @@ def extract_claims(kg, facts, text: str, llm=None,
                        None)
         if last_subject is not None and first_pronoun is not None and (subject is None or first_pronoun < subject.start):
             subject = last_subject  # "He died in Santa Barbara": he, not Santa Barbara
-        definite = _DEFINITE.match(sentence)
-        if definite and (subject is None or subject.start - a > definite.end()):
-            # "The journal was established in 1981": the journal named before, if any was.
-            subject = _referent(definite.group(1).lower(), earlier, statements, facts) or subject
-        earlier.extend(ms)
+        described = [d for d in descriptions(sentence, [(m.start - a, m.end - a) for m in ms])
+                     if subject is None or d[1] <= subject.start - a]
+        if described:
+            # "The journal was established in 1981": the journal named before, else the one the graph implies.
+            nouns = [noun for _, _, words in described for noun in words]
+            referent = earlier_referent(nouns, earlier, statements, facts)
+            if referent is None:
+                implied = implied_subject(
+                    kg, facts, sentence, [{m.entity_id} for m in ms] + [set(w[2]) for w in weak.get(si, ())],
+                    nouns, allowed, lambda pid, text: names_property(pid, text, facts))
+                named = next((m for m in ms if m.entity_id == implied), None)
+                if named is not None:
+                    referent = named
+                elif implied:
+                    statements.update(kg.statements_for([implied]))
+                    facts.prefetch_ancestors({st.value.entity_id for st in statements[implied]} | {implied})
+                    start, end = a + described[0][0], a + described[0][1]
+                    referent = Mention(start, end, text[start:end], implied)
+            subject = referent or subject
+        earlier.extend(ms + ([subject] if subject is not None and subject not in ms else []))
         actors = ms + ([subject] if subject is not None and subject not in ms else [])
         weak_here = [w for w in weak.get(si, ()) if not any(m.start < w[1] and w[0] < m.end for m in ms)]
         topic = topics.get(si)
@@ -128,10 +146,10 @@ def extract_claims(kg, facts, text: str, llm=None,
                 v = st.value.entity_id
                 if v:
                     for y in ms:
-                        if y.entity_id == v and y.start != x.start:
+                        if y.entity_id == v and not (y.start < x.end and x.start < y.end):
                             links.setdefault(frozenset((x.entity_id, v)), []).append((x, st.property, y.start, y.end, v))
                     for s, e, ids in weak_here:
-                        if v in ids and s != x.start:
+                        if v in ids and not (s < x.end and x.start < e):  # not "dam" in "the dam"
                             links.setdefault(frozenset((x.entity_id, v)), []).append((x, st.property, s, e, v))
                 elif st.value.time and st.value.precision:
                     for s, e, date in dates:
@@ -145,6 +163,8 @@ def extract_claims(kg, facts, text: str, llm=None,
         for pid, s, e in _lifespan(sentence, subject.end - a, dates):
             emit(si, subject, pid, a + s, a + e)
         last_subject = subject
+        for s, e, pid, v in fused_values(text, a, b, statements.get(subject.entity_id, ()), facts):
+            emit(si, subject, pid, s, e, v)
         _subject_claims(si, subject, sentence, a, ms, dates, statements.get(subject.entity_id, []), facts, emit,
                         lambda s, e: any(c.sentence_index == si and c.start < e and s < c.end for c in claims),
                         allowed, set(links))
@@ -208,19 +228,6 @@ def _topic(text: str, sentence: tuple[int, int], weak: list) -> tuple[int, int, 
         return None
     starts_here = [w for w in weak if w[0] == words[first][0]]
     return max(starts_here, key=lambda w: w[1]) if starts_here else None
-
-
-def _referent(noun: str, earlier: list, statements: dict, facts) -> "Mention | None":
-    """The latest earlier mention that is an instance of a class the noun names ("journal": scientific journal)."""
-    from index.text import normalise
-
-    for m in reversed(earlier):
-        for st in statements.get(m.entity_id, ()):
-            if st.property == "P31" and st.value.entity_id:
-                label = normalise(facts.label(st.value.entity_id) or "")
-                if label == noun or label.endswith(" " + noun):
-                    return m
-    return None
 
 
 def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken, allowed, linked) -> None:

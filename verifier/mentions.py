@@ -234,3 +234,31 @@ def _context_links(kg, ids: set[str]) -> dict[str, set[str]]:
         links.setdefault(subject, set()).add(value)
         links.setdefault(value, set()).add(subject)
     return links
+
+
+def fused_values(text: str, start: int, end: int, statements, facts, max_glue: int = 2):
+    """(start, end, property, value) where a value of `statements` is named with words of its property
+    inside ("James Bay drainage basin" for the drainage basin "James Bay Basin"): no gazetteer match,
+    since the name is not contiguous. The extra words must belong to the property's names."""
+    words = _words(text, start, end)
+    norms = [normalise(text[s:e]) for s, e in words]
+    for st in statements:
+        label = facts.label(st.value.entity_id) if st.value.entity_id else None
+        target = normalise(label).split() if label else []
+        if len(target) < 2:
+            continue
+        glue = {w for name in facts.names(st.property) for w in name.split()} - set(target)
+        for i, first in enumerate(norms):
+            if first != target[0]:
+                continue
+            j, k, glued = i, 0, 0
+            while j < len(norms) and k < len(target):
+                if norms[j] == target[k]:
+                    k += 1
+                elif norms[j] in glue and glued < max_glue:
+                    glued += 1
+                else:
+                    break
+                j += 1
+            if k == len(target) and glued:
+                yield words[i][0], words[j - 1][1], st.property, st.value.entity_id

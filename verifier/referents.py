@@ -1,0 +1,89 @@
+"""Who "the film" is: definite descriptions resolved by the graph.
+
+1. An earlier mention that is an instance of a class the noun names ("The journal was established in
+   1981": the scientific journal named before).
+2. Else the one thing the graph links to what the sentence names ("The dam forms Lake Austin": the
+   only dam whose reservoir is Lake Austin). Texts about a topic often never name it again (an
+   article's sentences, an LLM's follow-up answer). A single candidate is evidence enough; several,
+   or a hub value that hundreds of things link to, are none. When the graph knows the candidate's
+   class it must fit the noun ("the album" is not a film).
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Callable
+
+from .mentions import Mention
+
+# "the film", "the main tributaries": lower-case words, so "The Hague" or "the United States" are names.
+_DESCRIPTION = re.compile(r"\b(?:[Tt]he|[Tt]his)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})\b")
+# What kind of thing an entity is: instance of, subclass of, genre, form of creative work.
+KIND_PROPERTIES = ("P31", "P279", "P136", "P7937")
+MAX_LINKS = 64  # more statements than this point at a value: a hub, no evidence of which subject is meant
+MAX_CANDIDATES = 32
+
+
+def descriptions(sentence: str, names: list[tuple[int, int]]) -> list[tuple[int, int, list[str]]]:
+    """(start, end, words) of each definite description outside the sentence's names. Its head noun is
+    one of the (up to three) lower-case words after "the": "the lead single", "the film was"."""
+    found = []
+    for m in _DESCRIPTION.finditer(sentence):
+        if not any(s <= m.start() < e for s, e in names):
+            words = m.group(1).split()
+            found.append((m.start(), m.start(1) + len(words[0]), words))
+    return found
+
+
+def _kinds(eid: str, statements: dict, facts) -> set[str] | None:
+    """Normalised labels of what `eid` is (its classes and their ancestors); None when the graph does not say."""
+    from index.text import normalise
+
+    classes = {st.value.entity_id for st in statements.get(eid, ())
+               if st.property in KIND_PROPERTIES and st.value.entity_id}
+    if not classes:
+        return None
+    facts.prefetch_ancestors(classes)
+    every = classes | {a for c in classes for a in facts.ancestors(c)}
+    facts.prefetch_labels(every)
+    return {normalise(facts.label(c) or "") for c in every} - {""}
+
+
+def fits(eid: str, nouns: list[str], statements: dict, facts) -> bool:
+    """Can the description's noun name this entity? Unknown class: it can."""
+    kinds = _kinds(eid, statements, facts)
+    if kinds is None or not nouns:
+        return True
+    return any(k == noun or k.endswith(" " + noun) for k in kinds for noun in nouns)
+
+
+def earlier_referent(nouns: list[str], earlier: list[Mention], statements: dict, facts) -> Mention | None:
+    """The latest earlier mention whose class the noun names."""
+    for m in reversed(earlier):
+        if _kinds(m.entity_id, statements, facts) is not None and fits(m.entity_id, nouns, statements, facts):
+            return m
+    return None
+
+
+def implied_subject(kg, facts, sentence: str, objects: list[set[str]], nouns: list[str],
+                    allowed: Callable[[str], bool], names_property: Callable[[str, str], bool]) -> str | None:
+    """The one entity the graph links (through allowed properties) to the most things the sentence
+    names, of a class the nouns fit; None when there is no such entity or several tie. It may be named
+    in the sentence too ("The song ... for Hot n Cold's album"): then that mention is the subject."""
+    votes: Counter = Counter()
+    named: Counter = Counter()
+    for ids in objects:  # one mention: an entity, or the several namesakes of a weak mention
+        hits: set[tuple[str, str]] = set()
+        for oid in ids:
+            for subject, pid in kg.subjects_linking_to(oid, MAX_LINKS) or ():
+                if allowed(pid) and subject not in ids:
+                    hits.add((subject, pid))
+        votes.update({s for s, _ in hits})
+        named.update({s for s, p in hits if names_property(p, sentence)})
+    if not votes or len(votes) > MAX_CANDIDATES:
+        return None
+    statements = kg.statements_for(list(votes), properties=KIND_PROPERTIES)
+    ranked = sorted(((votes[s], named[s]), s) for s in votes if fits(s, nouns, statements, facts))
+    if not ranked or (len(ranked) > 1 and ranked[-1][0] == ranked[-2][0]):
+        return None
+    return ranked[-1][1]
