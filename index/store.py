@@ -64,6 +64,7 @@ class KG:
         self._embedder = embedder
         self._search = None
         self._search_lock = threading.Lock()
+        self._tables: dict[str, bool] = {}
 
     @classmethod
     def open(cls, directory: str, embedder=None) -> "KG":
@@ -126,7 +127,10 @@ class KG:
         return "index" in self.manifest
 
     def has_table(self, name: str) -> bool:
-        return bool(self.sql("SELECT 1 FROM duckdb_tables() WHERE table_name = ?", [name]))
+        # The connection is read-only: what tables exist cannot change while it is open.
+        if name not in self._tables:
+            self._tables[name] = bool(self.sql("SELECT 1 FROM duckdb_tables() WHERE table_name = ?", [name]))
+        return self._tables[name]
 
     # -- entities -------------------------------------------------------------------------------
     def entity(self, eid: str) -> Entity | None:

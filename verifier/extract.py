@@ -133,8 +133,8 @@ def extract_claims(kg, facts, text: str, llm=None,
                     start, end = a + described[0][0], a + described[0][1]
                     referent = Mention(start, end, text[start:end], implied)
             subject = referent or subject
-        earlier.extend(ms + ([subject] if subject is not None and subject not in ms else []))
         actors = ms + ([subject] if subject is not None and subject not in ms else [])
+        earlier.extend(actors)
         weak_here = [w for w in weak.get(si, ()) if not any(m.start < w[1] and w[0] < m.end for m in ms)]
         topic = topics.get(si)
         if topic:

@@ -49,18 +49,21 @@ def _kinds(eid: str, statements: dict, facts) -> set[str] | None:
     return {normalise(facts.label(c) or "") for c in every} - {""}
 
 
-def fits(eid: str, nouns: list[str], statements: dict, facts) -> bool:
-    """Can the description's noun name this entity? Unknown class: it can."""
-    kinds = _kinds(eid, statements, facts)
-    if kinds is None or not nouns:
-        return True
+def _named(kinds: set[str], nouns: list[str]) -> bool:
     return any(k == noun or k.endswith(" " + noun) for k in kinds for noun in nouns)
 
 
+def fits(eid: str, nouns: list[str], statements: dict, facts) -> bool:
+    """Can the description's noun name this entity? Unknown class: it can."""
+    kinds = _kinds(eid, statements, facts)
+    return kinds is None or not nouns or _named(kinds, nouns)
+
+
 def earlier_referent(nouns: list[str], earlier: list[Mention], statements: dict, facts) -> Mention | None:
-    """The latest earlier mention whose class the noun names."""
+    """The latest earlier mention whose (known) class the noun names."""
     for m in reversed(earlier):
-        if _kinds(m.entity_id, statements, facts) is not None and fits(m.entity_id, nouns, statements, facts):
+        kinds = _kinds(m.entity_id, statements, facts)
+        if kinds is not None and _named(kinds, nouns):
             return m
     return None
 
