@@ -298,25 +298,6 @@ def eval_cmd(labelled_file, index_dir, tolerance, errors_out, as_json):
         click.echo(line)
 
 
-def _load_llm_or_none(use_llm: bool | None, model: str | None):
-    """The LLM when asked for (--llm or --model); KG-first alone otherwise.
-
-    Off by default: on Text2KGBench, SmolLM2-135M adds no recall to the graph-first extractor and its
-    extra claims cost a little precision (bench/text.py).
-    """
-    if use_llm is False or (use_llm is None and model is None):
-        return None
-    from verifier.llm import LLMError, load_llm
-
-    try:
-        return load_llm(model)
-    except (LLMError, ImportError) as exc:
-        if use_llm:
-            raise
-        click.echo(f"note: no LLM ({exc}); extracting claims KG-first only", err=True)
-        return None
-
-
 @main.command()
 @click.argument("text", required=False)
 @index_option
@@ -346,7 +327,9 @@ def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model
         wanted = {p.strip().upper() for p in properties.split(",") if p.strip()}
         if not all(re.fullmatch(r"P\d+", p) for p in wanted):
             raise click.BadParameter("property ids like P57,P58", param_hint="--properties")
-    llm = _load_llm_or_none(use_llm, model)
+    from verifier.llm import optional_llm
+
+    llm = optional_llm(use_llm, model, lambda note: click.echo(f"note: {note}", err=True))
     with _open_kg(index_dir) as kg:
         report = verify_text(kg, text, llm=llm, fix=fix, rounds=rounds, enrich=enrich, properties=wanted)
     if html_out:

@@ -175,3 +175,16 @@ def test_load_llm_uses_default_or_given_path(stub_llama_cpp, monkeypatch):
     monkeypatch.setenv("KGCHECK_MODEL", str(stub_llama_cpp))
     assert load_llm(None).model_path == Path(stub_llama_cpp).resolve()
     assert load_llm(str(stub_llama_cpp)).model_path == Path(stub_llama_cpp).resolve()
+
+
+def test_the_llm_is_opt_in_and_a_missing_model_only_fails_when_asked_for(tmp_path):
+    from verifier.llm import LLMError, optional_llm
+
+    notes = []
+    missing = str(tmp_path / "absent.gguf")
+    assert optional_llm(None, None, notes.append) is None and optional_llm(False, missing, notes.append) is None
+    assert notes == []
+    assert optional_llm(None, missing, notes.append) is None  # implied by --model: a note, KG-first
+    assert len(notes) == 1 and "KG-first only" in notes[0]
+    with pytest.raises((LLMError, ImportError)):
+        optional_llm(True, missing, notes.append)  # --llm asked for it: an error

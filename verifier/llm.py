@@ -189,3 +189,21 @@ def default_model_path() -> Path:
 def load_llm(model: str | None = None) -> LLM:
     """The llama.cpp backend for a GGUF path, or for the default model when None."""
     return LlamaCppLLM(Path(model) if model else default_model_path())
+
+
+def optional_llm(use_llm: bool | None, model: str | None, warn: Callable[[str], None]) -> LLM | None:
+    """The LLM when asked for (use_llm True, or a model given); KG-first alone otherwise.
+
+    Off by default: on Text2KGBench, SmolLM2-135M adds no recall to the graph-first extractor and its
+    extra claims cost a little precision (bench/text.py). Asked for explicitly, a missing model is an
+    error; implied by `model` alone, a note and KG-first extraction.
+    """
+    if use_llm is False or (use_llm is None and model is None):
+        return None
+    try:
+        return load_llm(model)
+    except (LLMError, ImportError) as exc:
+        if use_llm:
+            raise
+        warn(f"no LLM ({exc}); extracting claims KG-first only")
+        return None
