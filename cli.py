@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from verifier.console import (check_summary_lines, eval_lines, faithfulness_lines, index_summary_lines,
+from kgcheck.verifier.serve.console import (check_summary_lines, eval_lines, faithfulness_lines, index_summary_lines,
                               ingest_summary_lines, text_report_lines)
 
 DEFAULT_INDEX = os.path.join("data", "index")
@@ -29,9 +29,9 @@ def domain_errors() -> tuple[type[Exception], ...]:
     import importlib
 
     errors: list[type[Exception]] = [FileNotFoundError, PermissionError]
-    for module, name in (("ingest.dump", "DumpError"), ("ingest.pipeline", "IngestError"),
-                         ("index.store", "IndexError_"), ("verifier.errors", "VerifierError"),
-                         ("verifier.llm", "LLMError")):
+    for module, name in (("kgcheck.ingest.dump", "DumpError"), ("kgcheck.ingest.pipeline", "IngestError"),
+                         ("kgcheck.index.store", "IndexError_"), ("kgcheck.verifier.errors", "VerifierError"),
+                         ("kgcheck.verifier.llm.backends", "LLMError")):
         try:
             errors.append(getattr(importlib.import_module(module), name))
         except ImportError:  # a part whose optional dependencies are missing raises none of its errors
@@ -92,7 +92,7 @@ def _ingest_options(fn):
 
 
 def _ingest_opts(workers, limit, languages, quiet, keep_previous):
-    from ingest.pipeline import IngestOptions
+    from kgcheck.ingest.pipeline import IngestOptions
 
     langs = tuple(dict.fromkeys(x.strip() for x in languages.split(",") if x.strip() and x.strip() != "mul"))
     if not langs:
@@ -113,7 +113,7 @@ def print_ingest_summary(manifest: dict, out: str) -> None:
 @handle_errors
 def ingest(dump, out, workers, limit, languages, quiet, keep_previous, as_json):
     """Stream a Wikidata JSON dump (.json, .json.gz, .json.bz2 or - for stdin) into tables."""
-    from ingest.pipeline import ingest as run_ingest
+    from kgcheck.ingest.pipeline import ingest as run_ingest
 
     manifest = run_ingest(dump, out, _ingest_opts(workers, limit, languages, quiet, keep_previous))
     if as_json:
@@ -124,7 +124,7 @@ def ingest(dump, out, workers, limit, languages, quiet, keep_previous, as_json):
 
 
 def _open_kg(index_dir: str):
-    from index.store import KG
+    from kgcheck.index.store import KG
 
     return KG.open(index_dir)
 
@@ -140,7 +140,7 @@ def _open_kg(index_dir: str):
 @handle_errors
 def index_cmd(directory, index_type, reuse, quiet, as_json):
     """Embed labels and aliases into FAISS and build the lookup tables of an ingested DIRECTORY."""
-    from index.build import build_index
+    from kgcheck.index.build import build_index
 
     manifest = build_index(directory, index_type=index_type, reuse=list(reuse), quiet=quiet)
     _print_index_summary(manifest, as_json)
@@ -163,9 +163,9 @@ def _print_index_summary(manifest: dict, as_json: bool) -> None:
 @handle_errors
 def build(dump, out, workers, limit, languages, quiet, keep_previous, index_type, as_json):
     """Ingest DUMP and index it: the whole index directory in one step, published only when complete."""
-    from index.build import build_index
-    from ingest.pipeline import ingest as run_ingest
-    from ingest.writer import publish
+    from kgcheck.index.build import build_index
+    from kgcheck.ingest.pipeline import ingest as run_ingest
+    from kgcheck.ingest.writer import publish
 
     out = os.path.abspath(out)
     staging = f"{out}.new-{os.getpid()}"
@@ -219,9 +219,9 @@ def lookup(text, index_dir, k, properties, as_json):
 @handle_errors
 def show(entity_id, index_dir, prop, about, as_json):
     """An entity's statements with qualifiers and references, labels resolved."""
-    from index.render import statement_entity_ids
-    from verifier.console import entity_dict, entity_lines
-    from verifier.errors import VerifierError
+    from kgcheck.index.render import statement_entity_ids
+    from kgcheck.verifier.serve.console import entity_dict, entity_lines
+    from kgcheck.verifier.errors import VerifierError
 
     entity_id = entity_id.strip().upper()
     with _open_kg(index_dir) as kg:
@@ -239,7 +239,7 @@ def show(entity_id, index_dir, prop, about, as_json):
 
 
 def _check_options(top_k, tolerance):
-    from verifier.check import CheckOptions
+    from kgcheck.verifier.claims.check import CheckOptions
 
     return CheckOptions(top_k=top_k, rel_tol=tolerance)
 
@@ -260,8 +260,8 @@ def _check_options(top_k, tolerance):
 @handle_errors
 def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quiet, as_json):
     """Verify structured claims (JSONL, CSV, TSV, N-Triples; - for stdin): one JSON result per claim."""
-    from verifier.bulk import run_bulk
-    from verifier.claims import read_claims
+    from kgcheck.verifier.claims.bulk import run_bulk
+    from kgcheck.verifier.formats.readers import read_claims
 
     items = read_claims(claims_file, fmt)
     with _open_kg(index_dir) as kg:
@@ -285,7 +285,7 @@ def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quie
 @handle_errors
 def eval_cmd(labelled_file, index_dir, tolerance, errors_out, as_json):
     """Score the verifier on a labelled claims file (claims-dev format)."""
-    from verifier.evaluate import evaluate, write_misjudged
+    from kgcheck.verifier.claims.evaluate import evaluate, write_misjudged
 
     with _open_kg(index_dir) as kg:
         report, pairs = evaluate(kg, labelled_file, _check_options(3, tolerance))
@@ -314,7 +314,7 @@ def eval_cmd(labelled_file, index_dir, tolerance, errors_out, as_json):
 @handle_errors
 def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model, properties, as_json):
     """Verify free TEXT (or --file, or - for stdin): claims, verdicts, evidence, corrections."""
-    from verifier.text import report_to_dict, verify_text
+    from kgcheck.verifier.text.verify import report_to_dict, verify_text
 
     if text == "-" or (text is None and file_ is None):
         text = sys.stdin.read()
@@ -327,13 +327,13 @@ def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model
         wanted = {p.strip().upper() for p in properties.split(",") if p.strip()}
         if not all(re.fullmatch(r"P\d+", p) for p in wanted):
             raise click.BadParameter("property ids like P57,P58", param_hint="--properties")
-    from verifier.llm import optional_llm
+    from kgcheck.verifier.llm.backends import optional_llm
 
     llm = optional_llm(use_llm, model, lambda note: click.echo(f"note: {note}", err=True))
     with _open_kg(index_dir) as kg:
         report = verify_text(kg, text, llm=llm, fix=fix, rounds=rounds, enrich=enrich, properties=wanted)
     if html_out:
-        from verifier.report import render_html
+        from kgcheck.verifier.serve.report import render_html
 
         with open(html_out, "w", encoding="utf-8") as fh:
             fh.write(render_html(report))
@@ -355,9 +355,9 @@ def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model
 @handle_errors
 def faithfulness(reasoning, graph_file, threshold, as_json):
     """Reasoning-faithfulness score: CoT links matched to the input subgraph by embedding similarity."""
-    from index.embed import get_embedder
-    from verifier.errors import VerifierError
-    from verifier.faithfulness import DEFAULT_THRESHOLD, parse_graph, report_to_dict, score_reasoning
+    from kgcheck.index.embed import get_embedder
+    from kgcheck.verifier.errors import VerifierError
+    from kgcheck.verifier.faithfulness import DEFAULT_THRESHOLD, parse_graph, report_to_dict, score_reasoning
 
     try:
         graph = parse_graph(graph_file.read())
@@ -386,7 +386,7 @@ def serve(index_dir, host, port, use_llm, model, timeout):
     """A local HTTP API (/verify, /check, /lookup, /entity/{id}, /health) and a web page at /."""
     import uvicorn
 
-    from verifier.server import create_app
+    from kgcheck.verifier.serve.server import create_app
 
     app = create_app(index_dir, model=model, use_llm=use_llm, request_timeout_s=timeout)
     click.echo(f"kgcheck serving {index_dir} on http://{host}:{port}/", err=True)

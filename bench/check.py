@@ -18,7 +18,7 @@ from common import SHARED, ensure_index, need_shared, percentile
 
 def gptolods_alg1(kg, embedder, claims, k=3):
     """Faithful per-claim baseline: no batching across claims, every candidate encoded per claim."""
-    from index.render import plain_value, statement_entity_ids
+    from kgcheck.index.render import plain_value, statement_entity_ids
 
     for claim in claims:
         cands = kg.search_entities(claim.subject, 1)
@@ -43,9 +43,9 @@ def main() -> None:
     dev = need_shared(SHARED / "bench" / "claims-dev.jsonl")
     ensure_index(need_shared(SHARED / "data" / "wikidata-wd50k.json.bz2"), args.index)
 
-    from index.embed import get_embedder
-    from index.store import KG
-    from verifier.evaluate import evaluate, read_labelled
+    from kgcheck.index.embed import get_embedder
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.evaluate import evaluate, read_labelled
 
     t0 = time.monotonic()
     kg = KG.open(args.index)

@@ -20,8 +20,8 @@ def ensure_index(dump: Path, out: str) -> str:
     """Build DUMP into OUT unless a finished index is already there."""
     if not os.path.isfile(os.path.join(out, "manifest.json")) or "index" not in open(
             os.path.join(out, "manifest.json")).read():
-        from index.build import build_index
-        from ingest.pipeline import IngestOptions, ingest
+        from kgcheck.index.build import build_index
+        from kgcheck.ingest.pipeline import IngestOptions, ingest
 
         print(f"building {out} from {dump} ...", file=sys.stderr)
         ingest(str(dump), out, IngestOptions(quiet=True))

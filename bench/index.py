@@ -21,10 +21,10 @@ def main() -> None:
 
     import pyarrow.parquet as pq
 
-    from index.build import encode_with_cache
-    from index.embed import get_embedder
-    from index.store import KG
-    from index.vectors import EmbeddingCache
+    from kgcheck.index.build import encode_with_cache
+    from kgcheck.index.embed import get_embedder
+    from kgcheck.index.store import KG
+    from kgcheck.index.vectors import EmbeddingCache
 
     texts = pq.read_table(f"{args.index}/vectors/entity_texts.parquet").column("text").to_pylist()[: args.labels]
     embedder = get_embedder()

@@ -143,7 +143,7 @@ def _parse_worker(tasks, results) -> None:
 
 def baseline(path: str, workers: int) -> None:
     """Decompress with kgcheck's own reader (same decoder, same threads), orjson.loads every line in N processes."""
-    from ingest.dump import DumpReader
+    from kgcheck.ingest.dump import DumpReader
 
     ctx = mp.get_context("fork")
     tasks, results = ctx.Queue(maxsize=2 * workers), ctx.Queue()
@@ -198,7 +198,7 @@ def run_measured(cmd: list[str]) -> dict:
 
 def measure(path: Path, workers: int, out_dir: Path) -> tuple[dict, dict]:
     base = run_measured([sys.executable, __file__, "--baseline", str(path), "--workers", str(workers)])
-    kg = run_measured([sys.executable, str(REPO / "cli.py"), "ingest", str(path), "--out", str(out_dir),
+    kg = run_measured([sys.executable, "-m", "kgcheck.cli", "ingest", str(path), "--out", str(out_dir),
                        "--workers", str(workers), "--quiet", "--json"])
     kg["manifest"] = json.loads(kg["stdout"])
     return base, kg

@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from verifier.llm import LLM, LlamaCppLLM, default_model_path  # noqa: E402
-from verifier.llm_extract import extract_triples_per_sentence, normalise  # noqa: E402
+from kgcheck.verifier.llm.backends import LLM, LlamaCppLLM, default_model_path  # noqa: E402
+from kgcheck.verifier.llm.extract import extract_triples_per_sentence, normalise  # noqa: E402
 
 DEFAULT_DATA = (Path(__file__).resolve().parents[2] / "shared" / "bench"
                 / "text2kgbench-validation" / "ont_1_movie_validation.jsonl")

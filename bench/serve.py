@@ -32,12 +32,12 @@ def main() -> None:
     import httpx
     import uvicorn
 
-    from verifier.server import create_app
+    from kgcheck.verifier.serve.server import create_app
 
     index = args.index
     if index is None:
-        from index.build import build_index
-        from ingest.pipeline import IngestOptions, ingest
+        from kgcheck.index.build import build_index
+        from kgcheck.ingest.pipeline import IngestOptions, ingest
 
         index = tempfile.mkdtemp() + "/kg"
         ingest(str(ROOT / "tests" / "fixtures" / "mini-dump.json"), index, IngestOptions(quiet=True))

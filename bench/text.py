@@ -56,8 +56,8 @@ def owl_relations(folder: str, number: str) -> set[str]:
 
 
 def matches(text_claim, gold: dict) -> bool:
-    from index.text import normalise
-    from verifier.values import parse_date
+    from kgcheck.index.text import normalise
+    from kgcheck.verifier.values import parse_date
 
     c = text_claim.claim
     if c.subject_id != gold["sub"] or c.property_id != gold["rel"]:
@@ -83,15 +83,15 @@ def main() -> None:
     args = ap.parse_args()
     ensure_index(need_shared(SHARED / "data" / "wikidata-text2kg.json.bz2"), args.index)
 
-    from index.store import KG
-    from verifier.check import Checker
-    from verifier.text import verify_text
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.check import Checker
+    from kgcheck.verifier.text.verify import verify_text
 
     kg = KG.open(args.index)
     checker = Checker(kg)
     llm = None
     if not args.no_llm:
-        from verifier.llm import load_llm
+        from kgcheck.verifier.llm.backends import load_llm
 
         llm = load_llm(None)
     sentences = load_sentences(args.limit, args.offset)

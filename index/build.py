@@ -12,16 +12,15 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ingest import __version__
-from ingest.rows import TABLES
-from ingest.tables import materialize_tables
-from ingest.writer import DB_FILE, MANIFEST, open_database
+from kgcheck.ingest import __version__
+from kgcheck.ingest.rows import TABLES
+from kgcheck.ingest.tables import materialize_tables
+from kgcheck.ingest.writer import DB_FILE, MANIFEST, open_database
 
-from .store import INDEX_SCHEMA_VERSION, IndexError_, read_manifest
+from .manifest import INDEX_SCHEMA_VERSION, VECTORS_DIR, IndexError_, read_manifest
 from .text import normalise
 from .vectors import CACHE_FILE, EmbeddingCache, EncodeStats, build_faiss, choose_index_type, save_faiss
 
-VECTORS_DIR = "vectors"
 ENCODE_BLOCK = 8192  # texts per encode call: large enough for full batches, small enough for a live progress bar
 
 
@@ -225,15 +224,3 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
         fh.write("\n")
     os.replace(tmp, os.path.join(directory, MANIFEST))
     return manifest
-
-
-def check_index_compatible(manifest: dict, embedder_name: str | None) -> None:
-    info = manifest.get("index")
-    if info is None:
-        raise IndexError_("this directory has tables but no search index: run `kgcheck index DIR`")
-    if info.get("index_schema_version") != INDEX_SCHEMA_VERSION:
-        raise IndexError_(f"index schema {info.get('index_schema_version')} is not {INDEX_SCHEMA_VERSION}: "
-                          "run `kgcheck index DIR` again")
-    if embedder_name and info.get("model") != embedder_name:
-        raise IndexError_(f"index was built with model {info.get('model')!r}, not {embedder_name!r}: "
-                          "run `kgcheck index DIR` with the same model")

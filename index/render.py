@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ingest.values import format_amount, format_time, split_time
+from kgcheck.ingest.values import format_amount, format_time, split_time
 
 from .model import COORDINATE, ENTITY, MONOLINGUAL, NOVALUE, QUANTITY, SOMEVALUE, TIME, Statement, Value
 

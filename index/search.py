@@ -15,7 +15,7 @@ from collections import defaultdict
 import numpy as np
 import pyarrow.parquet as pq
 
-from .build import VECTORS_DIR, check_index_compatible
+from .manifest import VECTORS_DIR, check_index_compatible
 from .model import Candidate
 from .text import normalise
 

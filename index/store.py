@@ -1,7 +1,6 @@
 """`KG.open(dir)`: read access to an index directory — entities, statements, search."""
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import threading
@@ -10,17 +9,11 @@ from typing import Iterable
 
 import duckdb
 
-from ingest.values import VALUE_COLUMNS
-from ingest.writer import DB_FILE, MANIFEST, SCHEMA_VERSION, open_database
+from kgcheck.ingest.values import VALUE_COLUMNS
+from kgcheck.ingest.writer import DB_FILE, open_database
 
+from .manifest import IndexError_, read_manifest  # noqa: F401 - IndexError_ re-exported
 from .model import NOVALUE, SOMEVALUE, Candidate, Entity, Reference, Snak, Statement, Value
-
-INDEX_SCHEMA_VERSION = 1
-
-
-class IndexError_(Exception):
-    """The index directory is missing, incomplete, or from another schema or model."""
-
 
 _VALUE_COLS = ", ".join(f'"{c}"' for c, _ in VALUE_COLUMNS)
 _STATEMENT_COLS = f"statement_id, subject, property, rank, {_VALUE_COLS}"
@@ -37,20 +30,6 @@ def row_value(row: tuple, start: int) -> Value:
     return Value(kind=vtype, text=text or "", entity_id=entity_id, string=string, language=language, time=time,
                  precision=precision, calendar=calendar, amount=amount, unit=unit, lower=lower, upper=upper,
                  latitude=lat, longitude=lon, coord_precision=coord_precision, globe=globe)
-
-
-def read_manifest(directory: str) -> dict:
-    path = os.path.join(directory, MANIFEST)
-    if not os.path.isfile(path):
-        raise IndexError_(f"{directory} is not a kgcheck index (no {MANIFEST}); build one with `kgcheck build`")
-    with open(path, encoding="utf-8") as fh:
-        manifest = json.load(fh)
-    if manifest.get("schema_version") != SCHEMA_VERSION:
-        raise IndexError_(
-            f"{directory} was built with table schema {manifest.get('schema_version')}, this kgcheck reads "
-            f"schema {SCHEMA_VERSION}: rebuild it with `kgcheck build`"
-        )
-    return manifest
 
 
 class KG:

@@ -1,6 +1,6 @@
 """Chunk -> rows -> Parquet part files; runs inside each worker process.
 
-Two row builders make the same rows: `ingest._fastrows` (C, ingest/native/: parses each line and
+Two row builders make the same rows: `kgcheck.ingest._fastrows` (C, ingest/native/: parses each line and
 writes Arrow column buffers directly, no Python object per value) and rows.py (Python, over
 orjson). The C builder refuses every line it is not sure to convert exactly as rows.py does (bad
 JSON, a lexeme, an unknown value type, a type error…); those lines go through rows.py, which

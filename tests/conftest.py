@@ -31,7 +31,7 @@ def sample_dump() -> Path:
 @pytest.fixture(scope="session")
 def mini_index(mini_dump, tmp_path_factory) -> Path:
     """The mini fixture ingested once per session (read-only for tests)."""
-    from ingest.pipeline import IngestOptions, ingest
+    from kgcheck.ingest.pipeline import IngestOptions, ingest
 
     out = tmp_path_factory.mktemp("ingest") / "mini-index"
     ingest(str(mini_dump), str(out), IngestOptions(workers=2, quiet=True))
@@ -102,9 +102,9 @@ def make_dump(tmp_path):
 @pytest.fixture(scope="session")
 def mini_kg_dir(mini_dump, tmp_path_factory) -> Path:
     """The mini fixture ingested and indexed with the deterministic FakeEmbedder (no model, fast)."""
-    from index.build import build_index
-    from index.embed import FakeEmbedder
-    from ingest.pipeline import IngestOptions, ingest
+    from kgcheck.index.build import build_index
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.ingest.pipeline import IngestOptions, ingest
 
     out = tmp_path_factory.mktemp("kg") / "mini-kg"
     ingest(str(mini_dump), str(out), IngestOptions(workers=1, quiet=True))
@@ -114,8 +114,8 @@ def mini_kg_dir(mini_dump, tmp_path_factory) -> Path:
 
 @pytest.fixture()
 def mini_kg(mini_kg_dir):
-    from index.embed import FakeEmbedder
-    from index.store import KG
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
 
     kg = KG.open(str(mini_kg_dir), embedder=FakeEmbedder())
     yield kg
@@ -133,10 +133,10 @@ def shared_bench() -> Path:
 @pytest.fixture(scope="module")
 def kg_of(tmp_path_factory):
     """kg_of(entities) -> an open KG of these dump-format entity dicts (FakeEmbedder), closed after the module."""
-    from index.build import build_index
-    from index.embed import FakeEmbedder
-    from index.store import KG
-    from ingest.pipeline import IngestOptions, ingest
+    from kgcheck.index.build import build_index
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
+    from kgcheck.ingest.pipeline import IngestOptions, ingest
 
     opened = []
 

@@ -28,8 +28,8 @@ def server(mini_kg_dir):
     if not os.path.exists(CHROMIUM):
         pytest.skip("Debian chromium is not installed (apt-get install chromium); .ci/run installs it")
     uvicorn = pytest.importorskip("uvicorn")
-    from index.embed import FakeEmbedder
-    from verifier.server import create_app
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.verifier.serve.server import create_app
 
     port = _free_port()
     config = uvicorn.Config(create_app(str(mini_kg_dir), embedder=FakeEmbedder()), host="127.0.0.1", port=port,

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from verifier.claims import _fast_claim, parse_claim_dict, read_claims, wikidata_id
-from verifier.errors import VerifierError
-from verifier.model import BadClaim, Claim
+from kgcheck.verifier.formats.readers import _fast_claim, parse_claim_dict, read_claims, wikidata_id
+from kgcheck.verifier.errors import VerifierError
+from kgcheck.verifier.model import BadClaim, Claim
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 CLAIMS_DEV = SHARED / "bench" / "claims-dev.jsonl"

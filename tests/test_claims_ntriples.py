@@ -4,8 +4,8 @@ from pathlib import Path
 import pytest
 
 from test_claims import read, spo
-from verifier.claims import read_claims
-from verifier.model import BadClaim, Claim
+from kgcheck.verifier.formats.readers import read_claims
+from kgcheck.verifier.model import BadClaim, Claim
 
 GPTOLODS = Path(__file__).resolve().parent / "fixtures" / "claims" / "gptolods.nt"
 

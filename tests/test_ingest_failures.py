@@ -17,15 +17,15 @@ import orjson
 import psutil
 import pytest
 
-from ingest.pipeline import IngestError, IngestOptions, ingest
-from ingest import writer
-from ingest.writer import open_database, publish, remove_stale_builds
+from kgcheck.ingest.pipeline import IngestError, IngestOptions, ingest
+from kgcheck.ingest import writer
+from kgcheck.ingest.writer import open_database, publish, remove_stale_builds
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def kgcheck(*args, timeout=180) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(REPO / "cli.py"), *args], cwd=REPO, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "kgcheck.cli", *args], cwd=REPO, capture_output=True,
                           timeout=timeout)
 
 
@@ -180,7 +180,7 @@ def big_dump(tmp_path_factory, entity_maker) -> Path:
 
 def start_ingest(dump: Path, out: Path) -> tuple[subprocess.Popen, list[int]]:
     """A `kgcheck ingest` subprocess caught while its two workers are converting."""
-    proc = subprocess.Popen([sys.executable, str(REPO / "cli.py"), "ingest", str(dump), "--out", str(out),
+    proc = subprocess.Popen([sys.executable, "-m", "kgcheck.cli", "ingest", str(dump), "--out", str(out),
                              "--workers", "2"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.time() + 60
     while not glob.glob(f"{out}.building-{proc.pid}-*/parts/errors-001.jsonl"):  # both workers are up
@@ -248,7 +248,7 @@ def test_ctrl_c_inside_duckdb_is_still_a_keyboard_interrupt(monkeypatch, tmp_pat
 
 
 def test_junk_without_line_breaks_is_refused_not_buffered(monkeypatch, tmp_path):
-    from ingest import dump as dump_module
+    from kgcheck.ingest import dump as dump_module
 
     junk = tmp_path / "junk.json"
     junk.write_bytes(b"x" * 100_000)

@@ -10,20 +10,20 @@ import pty
 import shutil
 import subprocess
 import sys
-from ingest.writer import SCHEMA_VERSION
+from kgcheck.ingest.writer import SCHEMA_VERSION
 from pathlib import Path
 
-from ingest.writer import open_database
+from kgcheck.ingest.writer import open_database
 import pytest
 
-import ingest as ingest_pkg
-from ingest.pipeline import IngestOptions, ingest
+import kgcheck.ingest as ingest_pkg
+from kgcheck.ingest.pipeline import IngestOptions, ingest
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def kgcheck(*args, stdin=None, stderr=subprocess.PIPE, timeout=120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(REPO / "cli.py"), *args], cwd=REPO, stdin=stdin,
+    return subprocess.run([sys.executable, "-m", "kgcheck.cli", *args], cwd=REPO, stdin=stdin,
                           stdout=subprocess.PIPE, stderr=stderr, timeout=timeout)
 
 

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ingest import convert
-from ingest.convert import PartWriter, convert_chunk
-from ingest.dump import Chunk
-from ingest.pipeline import IngestOptions, ingest
+from kgcheck.ingest import convert
+from kgcheck.ingest.convert import PartWriter, convert_chunk
+from kgcheck.ingest.dump import Chunk
+from kgcheck.ingest.pipeline import IngestOptions, ingest
 from test_ingest_values import dv_snak, lines
 
 pytestmark = pytest.mark.skipif(convert._fastrows is None, reason="ingest._fastrows (the C row builder) is not built: "

@@ -10,11 +10,11 @@ import bz2
 import json
 from collections import Counter, defaultdict
 
-from ingest.writer import open_database
+from kgcheck.ingest.writer import open_database
 import pyarrow.parquet as pq
 import pytest
 
-from ingest.pipeline import IngestOptions, ingest
+from kgcheck.ingest.pipeline import IngestOptions, ingest
 
 WD = "http://www.wikidata.org/entity/"
 TABLES = ("entities", "labels", "statements", "qualifiers", "references")

@@ -6,11 +6,11 @@ import orjson
 import pyarrow.parquet as pq
 import pytest
 
-from ingest import tables
-from ingest.convert import PartWriter, convert_chunk
-from ingest.dump import Chunk
-from ingest.rows import TABLES
-from ingest.writer import open_database
+from kgcheck.ingest import tables
+from kgcheck.ingest.convert import PartWriter, convert_chunk
+from kgcheck.ingest.dump import Chunk
+from kgcheck.ingest.rows import TABLES
+from kgcheck.ingest.writer import open_database
 
 
 @pytest.fixture

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ingest.convert import PartWriter, convert_chunk
-from ingest.dump import Chunk
-from ingest.rows import RowBuffers, SkipEntity, entity_rows, ordered_snaks
-from ingest.values import VALUE_COLUMNS, BadValue, format_amount, format_time, snak_columns, split_time
+from kgcheck.ingest.convert import PartWriter, convert_chunk
+from kgcheck.ingest.dump import Chunk
+from kgcheck.ingest.rows import RowBuffers, SkipEntity, entity_rows, ordered_snaks
+from kgcheck.ingest.values import VALUE_COLUMNS, BadValue, format_amount, format_time, snak_columns, split_time
 
 COL = {name: i for i, (name, _) in enumerate(VALUE_COLUMNS)}
 WD = "http://www.wikidata.org/entity/"

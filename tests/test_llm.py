@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from verifier import llm as llm_module
-from verifier.llm import (
+from kgcheck.verifier.llm import backends as llm_module
+from kgcheck.verifier.llm.backends import (
     FakeLLM, LLMCall, LLMError, LlamaCppLLM, default_model_path, default_threads, load_llm)
 
 
@@ -178,7 +178,7 @@ def test_load_llm_uses_default_or_given_path(stub_llama_cpp, monkeypatch):
 
 
 def test_the_llm_is_opt_in_and_a_missing_model_only_fails_when_asked_for(tmp_path):
-    from verifier.llm import LLMError, optional_llm
+    from kgcheck.verifier.llm.backends import LLMError, optional_llm
 
     notes = []
     missing = str(tmp_path / "absent.gguf")

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from verifier.llm import FakeLLM, LLMError
-from verifier.llm_extract import (
+from kgcheck.verifier.llm.backends import FakeLLM, LLMError
+from kgcheck.verifier.llm.extract import (
     MAX_PART_CHARS, MAX_SUBJECTS, NO_MATCH, RawTriple, candidate_spans, choose_candidate,
     extract_triples, extract_triples_per_sentence, grounded, keeps_values, smooth_text,
     smooth_text_safely)
@@ -209,7 +209,7 @@ def test_smooth_text_safely_falls_back_when_values_change_or_model_fails():
 def _real_llm_or_skip():
     if importlib.util.find_spec("llama_cpp") is None:
         pytest.skip("llama-cpp-python is not installed (pip install llama-cpp-python)")
-    from verifier.llm import load_llm
+    from kgcheck.verifier.llm.backends import load_llm
     try:
         return load_llm(None)
     except LLMError as error:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import fixture_builders
-from verifier.evaluate import correction_matches
-from verifier.model import Claim, Verdict
+from kgcheck.verifier.claims.evaluate import correction_matches
+from kgcheck.verifier.model import Claim, Verdict
 
 fx = fixture_builders()
 
@@ -27,7 +27,7 @@ def namesake_kg(kg_of):
 
 
 def _check(kg, predicate, obj, subject="Monroe County"):
-    from verifier.check import Checker
+    from kgcheck.verifier.claims.check import Checker
 
     return Checker(kg).check([Claim(id="c", subject=subject, predicate=predicate, object=obj)])[0]
 
@@ -89,7 +89,7 @@ class _Facts:
 
 
 def test_a_wrong_country_is_a_conflict_not_more_specific_through_a_namesake():
-    from verifier.compare import CONFLICT, LESS_SPECIFIC, MORE_SPECIFIC, ClaimObject, _relate_entity
+    from kgcheck.verifier.claims.compare import CONFLICT, LESS_SPECIFIC, MORE_SPECIFIC, ClaimObject, _relate_entity
 
     chile = ClaimObject("Chile", linked_ids=("Q298", "Q2887"))  # best-linked first
     assert _relate_entity(chile, "Q145", _Facts()) == CONFLICT

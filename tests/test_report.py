@@ -6,9 +6,9 @@ from html.parser import HTMLParser
 
 import pytest
 
-from verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED
-from verifier.report import render_html
-from verifier.text import verify_text
+from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED
+from kgcheck.verifier.serve.report import render_html
+from kgcheck.verifier.text.verify import verify_text
 
 DEMO = ("Douglas Adams was born in Cambridge in 1962. He died in Santa Barbara. "
         "Belgium's capital is Brussels and its head of state is a king.")

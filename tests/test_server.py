@@ -9,8 +9,8 @@ import pytest
 fastapi = pytest.importorskip("fastapi", reason="fastapi is not installed")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from index.embed import FakeEmbedder  # noqa: E402
-from verifier.server import create_app  # noqa: E402
+from kgcheck.index.embed import FakeEmbedder  # noqa: E402
+from kgcheck.verifier.serve.server import create_app  # noqa: E402
 
 DEMO = "Douglas Adams was born in Cambridge in 1962. He died in Santa Barbara."
 
@@ -73,10 +73,10 @@ def test_body_over_the_cap_is_413(client):
 
 
 def test_slow_request_is_504(mini_kg_dir, monkeypatch):
-    import verifier.text
+    import kgcheck.verifier.text.verify as verifier_text
 
     app = create_app(str(mini_kg_dir), embedder=FakeEmbedder(), request_timeout_s=0.2)
-    monkeypatch.setattr(verifier.text, "verify_text", lambda *a, **k: time.sleep(1))
+    monkeypatch.setattr(verifier_text, "verify_text", lambda *a, **k: time.sleep(1))
     res = TestClient(app).post("/verify", json={"text": DEMO})
     assert res.status_code == 504 and "longer than" in res.json()["error"]
 
@@ -100,9 +100,9 @@ def test_framework_errors_and_crashes_are_json(mini_kg_dir, client, monkeypatch)
     res = client.get("/lookup", params={"q": "Adams", "k": "many"})
     assert res.status_code == 422 and "query.k" in res.json()["error"]
 
-    import verifier.text
+    import kgcheck.verifier.text.verify as verifier_text
 
-    monkeypatch.setattr(verifier.text, "verify_text", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(verifier_text, "verify_text", lambda *a, **k: 1 / 0)
     crashing = TestClient(create_app(str(mini_kg_dir), embedder=FakeEmbedder()), raise_server_exceptions=False)
     res = crashing.post("/verify", json={"text": DEMO})
     assert res.status_code == 500 and res.json() == {"error": "internal error (ZeroDivisionError)"}

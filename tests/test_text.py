@@ -6,11 +6,11 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from verifier.extract import find_mentions, split_sentences
-from verifier.llm import FakeLLM
-from verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED
-from verifier.report import render_html
-from verifier.text import factuality_degree, report_to_dict, verify_text
+from kgcheck.verifier.text.extract import find_mentions, split_sentences
+from kgcheck.verifier.llm.backends import FakeLLM
+from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED
+from kgcheck.verifier.serve.report import render_html
+from kgcheck.verifier.text.verify import factuality_degree, report_to_dict, verify_text
 
 DEMO = "Douglas Adams was born in Cambridge in 1962. He died in Santa Barbara. Charles Michel was born in Brussels."
 
@@ -157,11 +157,11 @@ def test_html_report_highlights_and_escapes(mini_kg):
 
 
 def test_report_to_dict_and_cli(mini_kg_dir, tmp_path, monkeypatch):
-    import index.embed
-    from cli import main
-    from index.embed import FakeEmbedder
+    import kgcheck.index.embed as index_embed
+    from kgcheck.cli import main
+    from kgcheck.index.embed import FakeEmbedder
 
-    monkeypatch.setattr(index.embed, "get_embedder", lambda: FakeEmbedder())
+    monkeypatch.setattr(index_embed, "get_embedder", lambda: FakeEmbedder())
     html = tmp_path / "r.html"
     res = CliRunner().invoke(main, ["verify", DEMO, "--index", str(mini_kg_dir), "--no-llm", "--json", "--fix",
                                     "--html", str(html)])
@@ -175,11 +175,11 @@ def test_report_to_dict_and_cli(mini_kg_dir, tmp_path, monkeypatch):
 
 
 def test_faithfulness_cli(tmp_path, monkeypatch):
-    import index.embed
-    from cli import main
-    from index.embed import FakeEmbedder
+    import kgcheck.index.embed as index_embed
+    from kgcheck.cli import main
+    from kgcheck.index.embed import FakeEmbedder
 
-    monkeypatch.setattr(index.embed, "get_embedder", lambda: FakeEmbedder())
+    monkeypatch.setattr(index_embed, "get_embedder", lambda: FakeEmbedder())
     graph = tmp_path / "g.tsv"
     graph.write_text("Paris\tcapital of\tFrance\nFrance\tmember of\tEuropean Union\n")
     cot = tmp_path / "cot.txt"
@@ -195,7 +195,7 @@ def test_faithfulness_cli(tmp_path, monkeypatch):
 @pytest.mark.llm
 @pytest.mark.slow
 def test_real_gguf_smoke(mini_kg):
-    from verifier.llm import LLMError, load_llm
+    from kgcheck.verifier.llm.backends import LLMError, load_llm
 
     try:
         llm = load_llm(None)
@@ -207,11 +207,11 @@ def test_real_gguf_smoke(mini_kg):
 
 
 def test_cli_reads_file_and_stdin_and_prints_claims(mini_kg_dir, tmp_path, monkeypatch):
-    import index.embed
-    from cli import main
-    from index.embed import FakeEmbedder
+    import kgcheck.index.embed as index_embed
+    from kgcheck.cli import main
+    from kgcheck.index.embed import FakeEmbedder
 
-    monkeypatch.setattr(index.embed, "get_embedder", lambda: FakeEmbedder())
+    monkeypatch.setattr(index_embed, "get_embedder", lambda: FakeEmbedder())
     source = tmp_path / "t.txt"
     source.write_text(README_DEMO)
     by_file = CliRunner().invoke(main, ["verify", "--file", str(source), "--index", str(mini_kg_dir), "--no-llm",
@@ -226,11 +226,11 @@ def test_cli_reads_file_and_stdin_and_prints_claims(mini_kg_dir, tmp_path, monke
 
 
 def test_cli_properties_option_limits_claims(mini_kg_dir, monkeypatch):
-    import index.embed
-    from cli import main
-    from index.embed import FakeEmbedder
+    import kgcheck.index.embed as index_embed
+    from kgcheck.cli import main
+    from kgcheck.index.embed import FakeEmbedder
 
-    monkeypatch.setattr(index.embed, "get_embedder", lambda: FakeEmbedder())
+    monkeypatch.setattr(index_embed, "get_embedder", lambda: FakeEmbedder())
     args = ["verify", "Douglas Adams was born in Cambridge in 1962.", "--index", str(mini_kg_dir), "--no-llm", "--json"]
     both = json.loads(CliRunner().invoke(main, args).stdout)
     only = json.loads(CliRunner().invoke(main, args + ["--properties", "p569"]).stdout)
@@ -241,9 +241,9 @@ def test_cli_properties_option_limits_claims(mini_kg_dir, monkeypatch):
 
 
 def test_the_graph_first_reading_of_a_pair_stands_over_the_models_relation():
-    from verifier.extract import SpanClaim
-    from verifier.model import Claim
-    from verifier.text import _merge
+    from kgcheck.verifier.text.extract import SpanClaim
+    from kgcheck.verifier.model import Claim
+    from kgcheck.verifier.text.verify import _merge
 
     kg_claim = SpanClaim(Claim(id="k", subject_id="Q1", property_id="P57", object="X"), 0, 10, 11)
     llm_same = SpanClaim(Claim(id="l1", subject_id="Q1", property_id="P57", object="X"), 0, 10, 11)
@@ -257,7 +257,7 @@ def test_the_graph_first_reading_of_a_pair_stands_over_the_models_relation():
 def test_support_through_another_property_does_not_keep_a_model_reading(mini_kg, monkeypatch):
     from dataclasses import replace
 
-    from verifier.check import Checker
+    from kgcheck.verifier.claims.check import Checker
 
     real_check = Checker.check
 

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier.units import (
+from kgcheck.verifier.values.units import (
     DIMENSIONLESS, UNITS, convert, dimension_of, normalise_unit_text, scale_between, unit_at, unit_by_id,
     unit_for_text,
 )

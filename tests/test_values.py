@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier.units import unit_for_text
-from verifier.values import (
+from kgcheck.verifier.values.units import unit_for_text
+from kgcheck.verifier.values import (
     DateMatch, QuantityMatch, WrittenDate, WrittenQuantity, compare_dates, compare_quantities, find_dates,
     find_quantities, format_date, graph_date, parse_date, parse_quantity,
 )

@@ -6,8 +6,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from verifier.check import Checker
-from verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim
+from kgcheck.verifier.claims.check import Checker
+from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim
 
 
 def verdict(kg, subject, predicate, obj, **kw):
@@ -96,10 +96,10 @@ def test_ids_given_skip_linking(mini_kg):
 
 
 def test_ntriples_end_to_end(mini_kg_dir, tmp_path, monkeypatch):
-    import index.embed
-    from index.embed import FakeEmbedder
+    import kgcheck.index.embed as index_embed
+    from kgcheck.index.embed import FakeEmbedder
 
-    monkeypatch.setattr(index.embed, "get_embedder", lambda: FakeEmbedder())
+    monkeypatch.setattr(index_embed, "get_embedder", lambda: FakeEmbedder())
     nt = tmp_path / "facts.nt"
     nt.write_text('dbr:Douglas_Adams dbo:birthPlace dbr:Cambridge .\n'
                   'dbr:Douglas_Adams dbo:birthDate "1962-03-11"^^xsd:date .\n'
@@ -119,10 +119,10 @@ def test_ntriples_end_to_end(mini_kg_dir, tmp_path, monkeypatch):
 
 
 def test_bad_inputs_are_reported_not_fatal(mini_kg_dir, tmp_path, monkeypatch):
-    import index.embed
-    from index.embed import FakeEmbedder
+    import kgcheck.index.embed as index_embed
+    from kgcheck.index.embed import FakeEmbedder
 
-    monkeypatch.setattr(index.embed, "get_embedder", lambda: FakeEmbedder())
+    monkeypatch.setattr(index_embed, "get_embedder", lambda: FakeEmbedder())
     runner = CliRunner()
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
@@ -143,10 +143,10 @@ def test_bad_inputs_are_reported_not_fatal(mini_kg_dir, tmp_path, monkeypatch):
 
 
 def test_eval_reports_the_metrics(mini_kg_dir, tmp_path, monkeypatch):
-    import index.embed
-    from index.embed import FakeEmbedder
+    import kgcheck.index.embed as index_embed
+    from kgcheck.index.embed import FakeEmbedder
 
-    monkeypatch.setattr(index.embed, "get_embedder", lambda: FakeEmbedder())
+    monkeypatch.setattr(index_embed, "get_embedder", lambda: FakeEmbedder())
     labelled = tmp_path / "dev.jsonl"
     rows = [
         {"id": "1", "subject": "Douglas Adams", "predicate": "date of birth", "object": "1952", "label": SUPPORTED,
@@ -171,7 +171,7 @@ def test_eval_reports_the_metrics(mini_kg_dir, tmp_path, monkeypatch):
 
 
 def main_cli():
-    from cli import main
+    from kgcheck.cli import main
 
     return main
 
@@ -179,10 +179,10 @@ def main_cli():
 @pytest.mark.slow
 def test_claims_dev_sample_real_data(shared_bench, tmp_path_factory):
     """The first 600 dev claims over the real wd50k graph (needs ../shared and MiniLM)."""
-    from index.build import build_index
-    from index.store import KG
-    from ingest.pipeline import IngestOptions, ingest
-    from verifier.evaluate import read_labelled, score
+    from kgcheck.index.build import build_index
+    from kgcheck.index.store import KG
+    from kgcheck.ingest.pipeline import IngestOptions, ingest
+    from kgcheck.verifier.claims.evaluate import read_labelled, score
 
     dump = shared_bench.parent / "data" / "wikidata-wd50k.json.bz2"
     out = tmp_path_factory.mktemp("wd50k") / "kg"

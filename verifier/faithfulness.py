@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from index.embed import Embedder
+from kgcheck.index.embed import Embedder
 
 DEFAULT_THRESHOLD = 0.82
 

@@ -1,4 +1,4 @@
-/* ingest._fastrows: the ingest's hot loop in C. A Builder takes the raw chunks of a worker, turns each
+/* kgcheck.ingest._fastrows: the ingest's hot loop in C. A Builder takes the raw chunks of a worker, turns each
  * entity line into rows of the five tables in Arrow layout (walk.c) and hands the columns to Python
  * as buffers; the lines it refuses come back to be converted by ingest/rows.py as before. */
 #define PY_SSIZE_T_CLEAN
@@ -210,7 +210,7 @@ static PyMethodDef Builder_methods[] = {
 
 static PyTypeObject BuilderType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "ingest._fastrows.Builder",
+    .tp_name = "kgcheck.ingest._fastrows.Builder",
     .tp_basicsize = sizeof(Builder),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Builder(languages, kinds): dump lines -> Arrow column buffers of the five tables.",

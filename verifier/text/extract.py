@@ -23,11 +23,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .dates import compare_dates, DateMatch
-from .mentions import Mention, find_mentions, fused_values, split_sentences, _words
-from .model import Claim
-from .referents import descriptions, earlier_referent, implied_subject
-from .values import find_dates, find_quantities
+from kgcheck.verifier.values.dates import compare_dates, DateMatch
+from kgcheck.verifier.text.mentions import Mention, find_mentions, fused_values, split_sentences, _words
+from kgcheck.verifier.model import Claim
+from kgcheck.verifier.text.referents import descriptions, earlier_referent, implied_subject
+from kgcheck.verifier.values import find_dates, find_quantities
 
 __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "split_sentences", "Mention", "TRIGGERS"]
 
@@ -191,7 +191,7 @@ def _what_the_sentence_says(found: list[tuple], sentence: str, facts, subject) -
 def names_property(pid: str, sentence: str, facts, before: int | None = None) -> bool:
     """Does the sentence name the property (its label, an alias, or a trigger word)? With `before`, only a
     naming that ends at most ITEM_TRIGGER_WINDOW characters before that offset counts ("directed by X")."""
-    from index.text import normalise
+    from kgcheck.index.text import normalise
 
     words = {w for w in set(facts.names(pid)) | {normalise(w) for w in TRIGGERS.get(pid, ())} if w}
     if before is None:

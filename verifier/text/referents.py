@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from typing import Callable
 
-from .mentions import Mention
+from kgcheck.verifier.text.mentions import Mention
 
 # "the film", "the main tributaries": lower-case words, so "The Hague" or "the United States" are names.
 _DESCRIPTION = re.compile(r"\b(?:[Tt]he|[Tt]his)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})\b")
@@ -37,7 +37,7 @@ def descriptions(sentence: str, names: list[tuple[int, int]]) -> list[tuple[int,
 
 def _kinds(eid: str, statements: dict, facts) -> set[str] | None:
     """Normalised labels of what `eid` is (its classes and their ancestors); None when the graph does not say."""
-    from index.text import normalise
+    from kgcheck.index.text import normalise
 
     classes = {st.value.entity_id for st in statements.get(eid, ())
                if st.property in KIND_PROPERTIES and st.value.entity_id}

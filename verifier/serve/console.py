@@ -80,7 +80,7 @@ def check_summary_lines(data: dict) -> list[str]:
 
 
 def entity_dict(entity_id: str, entity, statements, incoming, labels: dict) -> dict:
-    from index.render import statement_dict
+    from kgcheck.index.render import statement_dict
 
     return {"id": entity_id, "label": entity.label if entity else None,
             "description": entity.description if entity else None,
@@ -91,7 +91,7 @@ def entity_dict(entity_id: str, entity, statements, incoming, labels: dict) -> d
 
 def entity_lines(entity_id: str, entity, statements, incoming, labels: dict) -> list[str]:
     """`kgcheck show`: the entity, its statements sorted by property label, then those about it."""
-    from index.render import statement_lines
+    from kgcheck.index.render import statement_lines
 
     lines = [f"{entity.label or '(no label)'} ({entity_id})" if entity else f"{entity_id} (no entity record)"]
     if entity and entity.description:

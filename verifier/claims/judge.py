@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from index.model import Statement
-from index.render import human_date, plain_value
+from kgcheck.index.model import Statement
+from kgcheck.index.render import human_date, plain_value
 
-from .compare import (CONFLICT, INCOMPARABLE, LESS_SPECIFIC, MATCH, MORE_PRECISE, MORE_SPECIFIC, NO_VALUE, SUPPORT_STRENGTH,
+from kgcheck.verifier.claims.compare import (CONFLICT, INCOMPARABLE, LESS_SPECIFIC, MATCH, MORE_PRECISE, MORE_SPECIFIC, NO_VALUE, SUPPORT_STRENGTH,
                       SUPPORTING, UNKNOWN, ClaimObject, GraphFacts, qualifiers_agree, relate)
-from .units import unit_by_id
-from .model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Evidence, Verdict
+from kgcheck.verifier.values.units import unit_by_id
+from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Evidence, Verdict
 
 POINT_IN_TIME, START_TIME, END_TIME = "P585", "P580", "P582"
 FUNCTIONAL = 0.8  # functionality above which a conflicting value refutes

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from .model import BadClaim, Evidence, Verdict
+from kgcheck.verifier.model import BadClaim, Evidence, Verdict
 
 
 def evidence_to_dict(ev: Evidence) -> dict:

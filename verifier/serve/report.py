@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from html import escape
 
-from .model import REFUTED, SUPPORTED
-from .text import TextReport
+from kgcheck.verifier.model import REFUTED, SUPPORTED
+from kgcheck.verifier.text.verify import TextReport
 
 CSS = """
 body{font:15px/1.5 system-ui,sans-serif;margin:2em;max-width:1100px;color:#222}

@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .check import Checker
-from .extract import SpanClaim, extract_claims, names_property
-from .model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Verdict
-from .serialize import verdict_to_dict
-from .values import parse_date
+from kgcheck.verifier.claims.check import Checker
+from kgcheck.verifier.text.extract import SpanClaim, extract_claims, names_property
+from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Verdict
+from kgcheck.verifier.formats.serialize import verdict_to_dict
+from kgcheck.verifier.values import parse_date
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
@@ -63,7 +63,7 @@ def shares(verdicts: list[Verdict]) -> dict:
 def _llm_claims(kg, llm, text: str, sentences, facts, properties=None) -> list[SpanClaim]:
     """The model's triples, kept when the subject links by name, the object is a span of the sentence and the
     predicate names a property (with `properties`, the model may only answer those properties' labels)."""
-    from .llm_extract import extract_triples_per_sentence, grounded
+    from kgcheck.verifier.llm.extract import extract_triples_per_sentence, grounded
 
     by_label = None
     if properties is not None:
@@ -160,9 +160,9 @@ def fix_text(text: str, claims: list[TextClaim]) -> str:
 
 def related_facts(kg, checker: Checker, text: str, subject_ids: list[str], n: int = 5, m: int = 5) -> list[dict]:
     """Factum: the top-n properties of the linked entities by similarity to the text, then the top-m facts."""
-    from index.render import plain_value
+    from kgcheck.index.render import plain_value
 
-    from .judge import _LabelView
+    from kgcheck.verifier.claims.judge import _LabelView
 
     statements = kg.statements_for(subject_ids)
     facts = checker.facts
@@ -227,7 +227,7 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
                 break
             fixed = new
         if llm is not None and fixed != text:
-            from .llm_extract import smooth_text_safely
+            from kgcheck.verifier.llm.extract import smooth_text_safely
 
             required = [_replacement(c.span, c.verdict.corrections[0]) for c in claims
                         if c.verdict.verdict == REFUTED and c.verdict.corrections]

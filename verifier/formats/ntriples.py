@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote
 
-from index.text import split_identifier
+from kgcheck.index.text import split_identifier
 
 _WIKIDATA_ID = re.compile(
     r"<?(?:https?://(?:www\.|m\.)?wikidata\.org/(?:entity/|wiki/(?:Property:)?"

@@ -14,16 +14,16 @@ from typing import Iterable
 
 import orjson
 
-from index.text import normalise
+from kgcheck.index.text import normalise
 
-from .check import Checker, CheckOptions
-from .errors import VerifierError
-from .model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, VERDICTS, Claim, Verdict
-from .values import DateMatch, compare_dates, parse_date, parse_quantity
+from kgcheck.verifier.claims.check import Checker, CheckOptions
+from kgcheck.verifier.errors import VerifierError
+from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, VERDICTS, Claim, Verdict
+from kgcheck.verifier.values import DateMatch, compare_dates, parse_date, parse_quantity
 
 
 def read_labelled(path: str) -> list[tuple[Claim, dict]]:
-    from .claims import parse_claim_dict
+    from kgcheck.verifier.formats.readers import parse_claim_dict
 
     rows = []
     try:
@@ -143,7 +143,7 @@ def evaluate(kg, path: str, options: CheckOptions = CheckOptions(), batch: int =
 
 def write_misjudged(path: str, pairs: list[tuple[dict, Verdict]]) -> None:
     """The claims whose verdict differs from the label, as JSONL {gold, got}."""
-    from .serialize import verdict_to_dict
+    from kgcheck.verifier.formats.serialize import verdict_to_dict
 
     with open(path, "wb") as fh:
         for gold, verdict in pairs:

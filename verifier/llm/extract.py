@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from verifier.llm import LLM, LLMError
+from kgcheck.verifier.llm.backends import LLM, LLMError
 
 MAX_PART_CHARS = 80          # longest subject/predicate/object string the model may write
 MAX_QUALIFIERS = 2

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
-from verifier.units import DIMENSIONLESS, unit_at
+from kgcheck.verifier.values.units import DIMENSIONLESS, unit_at
 
 DAY, MONTH, YEAR, DECADE, CENTURY, MILLENNIUM = 11, 10, 9, 8, 7, 6
 SLASH_DATES_DAY_FIRST = True  # 03/04/1952 is 3 April 1952 (documented choice; 13/04 and 04/13 are not ambiguous)

@@ -13,9 +13,9 @@ from fastapi.responses import FileResponse, JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.middleware.base import BaseHTTPMiddleware
 
-from .check import Checker
-from .claims import parse_claim_dict
-from .errors import VerifierError
+from kgcheck.verifier.claims.check import Checker
+from kgcheck.verifier.formats.readers import parse_claim_dict
+from kgcheck.verifier.errors import VerifierError
 
 STATIC = Path(__file__).with_name("static")
 CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'"
@@ -66,12 +66,12 @@ def _json_errors(app: FastAPI) -> None:
 
 def create_app(index_dir: str, *, model: str | None = None, use_llm: bool = False, embedder=None,
                max_body_bytes: int = 1_000_000, request_timeout_s: float = 30.0, max_check_claims: int = 1000) -> FastAPI:
-    from index.store import KG
+    from kgcheck.index.store import KG
 
     kg = KG.open(index_dir, embedder=embedder)
     llm = None
     if use_llm:
-        from .llm import load_llm
+        from kgcheck.verifier.llm.backends import load_llm
 
         llm = load_llm(model)
     llm_lock = threading.Lock()  # llama.cpp is not thread-safe
@@ -124,7 +124,7 @@ def create_app(index_dir: str, *, model: str | None = None, use_llm: bool = Fals
         body = await json_body(request)
         if not isinstance(body, dict) or not isinstance(body.get("text"), str) or not body["text"].strip():
             return _error(422, 'send {"text": "...", "fix": false, "enrich": false}')
-        from .text import report_to_dict, verify_text
+        from kgcheck.verifier.text.verify import report_to_dict, verify_text
 
         def work():
             if llm is not None:
@@ -140,7 +140,7 @@ def create_app(index_dir: str, *, model: str | None = None, use_llm: bool = Fals
 
     @app.post("/check")
     async def check(request: Request):
-        from .serialize import verdict_to_dict
+        from kgcheck.verifier.formats.serialize import verdict_to_dict
 
         body = await json_body(request)
         if not isinstance(body, list):
@@ -173,7 +173,7 @@ def create_app(index_dir: str, *, model: str | None = None, use_llm: bool = Fals
 
     @app.get("/entity/{eid}")
     async def entity(eid: str):
-        from index.render import statement_dict, statement_entity_ids
+        from kgcheck.index.render import statement_dict, statement_entity_ids
 
         def work():
             e = kg.entity(eid.upper())

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import orjson
 
-from verifier.errors import VerifierError
-from verifier.model import BadClaim, Claim
-from verifier.ntriples import _DECLARATION, _DIRECTIVE, _ID_LAST, _MAY_BE_ID, _LineError, _nt_term, _terms, wikidata_id
+from kgcheck.verifier.errors import VerifierError
+from kgcheck.verifier.model import BadClaim, Claim
+from kgcheck.verifier.formats.ntriples import _DECLARATION, _DIRECTIVE, _ID_LAST, _MAY_BE_ID, _LineError, _nt_term, _terms, wikidata_id
 
 FORMATS = ("jsonl", "csv", "tsv", "nt")
 RAW_CHARS = 200

@@ -10,9 +10,9 @@ import threading
 
 import numpy as np
 
-from index.model import ENTITY
+from kgcheck.index.model import ENTITY
 
-from .judge import JudgeFacts
+from kgcheck.verifier.claims.judge import JudgeFacts
 
 # Properties whose closure makes a claimed value "less specific" than the graph's:
 # located in the administrative territorial entity, country, location, part of, continent,
@@ -138,8 +138,8 @@ class KGFacts(JudgeFacts):
         """Unit vectors of each property's label, aliases and description, read back from the flat index."""
         import pyarrow.parquet as pq
 
-        from index.build import VECTORS_DIR
-        from index.vectors import load_faiss
+        from kgcheck.index.manifest import VECTORS_DIR
+        from kgcheck.index.vectors import load_faiss
 
         vectors_dir = os.path.join(self.kg.directory, VECTORS_DIR)
         index = load_faiss(os.path.join(vectors_dir, "properties.faiss"))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from index.text import normalise
+from kgcheck.index.text import normalise
 
 MAX_NGRAM = 12  # award and work titles run to 10+ words
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(“])")
@@ -211,8 +211,8 @@ def _description_similarity(kg, sentence: str, ids: list[str], step: float = 0.1
 
 def _ask_llm(kg, llm, text: str, sentence: tuple[int, int], mention: str, cands: list[tuple]) -> str | None:
     """The model's choice among namesakes; the popularity order stands when the model fails."""
-    from .llm import LLMError
-    from .llm_extract import choose_candidate
+    from kgcheck.verifier.llm.backends import LLMError
+    from kgcheck.verifier.llm.extract import choose_candidate
 
     ids = [c[0] for c in sorted(cands, key=lambda c: (-c[1], -c[2], c[0]))][:8]
     rows = {r[0]: r for r in kg.lookup_in("SELECT id, label, description FROM entities WHERE id IN ({in})", ids)}

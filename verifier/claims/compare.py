@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from index.model import COORDINATE, ENTITY, MONOLINGUAL, NOVALUE, QUANTITY, SOMEVALUE, STRING, TIME, Statement, Value
-from index.text import normalise
+from kgcheck.index.model import COORDINATE, ENTITY, MONOLINGUAL, NOVALUE, QUANTITY, SOMEVALUE, STRING, TIME, Statement, Value
+from kgcheck.index.text import normalise
 
-from .units import normalise_unit_text
-from .values import DateMatch, QuantityMatch, compare_dates, compare_quantities, parse_date, parse_quantity
+from kgcheck.verifier.values.units import normalise_unit_text
+from kgcheck.verifier.values import DateMatch, QuantityMatch, compare_dates, compare_quantities, parse_date, parse_quantity
 
 # Relations, strongest support first.
 MATCH = "match"

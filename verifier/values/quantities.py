@@ -6,8 +6,8 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 
-from verifier.dates import _find_dates
-from verifier.units import convert, scale_between, unit_at, unit_for_text
+from kgcheck.verifier.values.dates import _find_dates
+from kgcheck.verifier.values.units import convert, scale_between, unit_at, unit_for_text
 
 _DIGIT = re.compile(r"\d")
 

@@ -14,9 +14,9 @@ from typing import Iterable, Iterator, TextIO
 
 import orjson
 
-from .check import Checker, CheckOptions
-from .model import VERDICTS, BadClaim, Claim, Verdict
-from .serialize import bad_claim_to_dict, verdict_to_dict
+from kgcheck.verifier.claims.check import Checker, CheckOptions
+from kgcheck.verifier.model import VERDICTS, BadClaim, Claim, Verdict
+from kgcheck.verifier.formats.serialize import bad_claim_to_dict, verdict_to_dict
 
 BATCH = 2000
 

@@ -10,13 +10,13 @@ import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from index.text import normalise
+from kgcheck.index.text import normalise
 
-from .compare import ClaimObject
-from .facts import KGFacts, entity_values
-from .judge import PropertyChoice, judge, reference_pairs
-from .model import NOT_ENOUGH_INFO, SUPPORTED, Claim, Verdict
-from .values import parse_date, parse_quantity
+from kgcheck.verifier.claims.compare import ClaimObject
+from kgcheck.verifier.claims.facts import KGFacts, entity_values
+from kgcheck.verifier.claims.judge import PropertyChoice, judge, reference_pairs
+from kgcheck.verifier.model import NOT_ENOUGH_INFO, SUPPORTED, Claim, Verdict
+from kgcheck.verifier.values import parse_date, parse_quantity
 
 MIN_PROPERTY_SCORE = 0.4  # below this a property candidate is noise (a vector hit with cosine < 0.5)
 SUBJECT_MARGIN = 0.05
