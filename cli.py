@@ -392,5 +392,51 @@ def serve(index_dir, host, port, use_llm, model, timeout):
     click.echo(f"kgcheck serving {index_dir} on http://{host}:{port}/", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
+
+@main.command("diff")
+@click.argument("old", type=click.Path(file_okay=False))
+@click.argument("new", type=click.Path(file_okay=False))
+@json_option
+@handle_errors
+def diff_cmd(old, new, as_json):
+    """What changed from index OLD to index NEW: entities, labels, statements by property."""
+    from kgcheck.index.diff import diff_indexes
+    from kgcheck.verifier.serve.console import diff_lines
+
+    summary = diff_indexes(old, new)
+    if as_json:
+        emit_json(summary)
+        return
+    for line in diff_lines(summary):
+        click.echo(line)
+
+
+@main.command()
+@click.argument("results", type=click.Path(dir_okay=False, exists=True))
+@index_option
+@click.option("--old", "old_dir", required=True, type=click.Path(file_okay=False),
+              help="The index RESULTS were checked against.")
+@click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
+              help="Updated results (default: RESULTS with .recheck.jsonl).")
+@click.option("--top-k", default=3, show_default=True, type=click.IntRange(1, 50))
+@click.option("--tolerance", default=0.01, show_default=True, type=click.FloatRange(0, 1))
+@json_option
+@handle_errors
+def recheck(results, index_dir, old_dir, output, top_k, tolerance, as_json):
+    """Re-verify only the RESULTS claims that the changes from --old to --index can reach."""
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.verifier.claims.recheck import recheck as run_recheck
+    from kgcheck.verifier.serve.console import recheck_lines
+
+    output = output or re.sub(r"(\.jsonl)?$", ".recheck.jsonl", results, count=1)
+    with IndexDiff(old_dir, index_dir) as diff, _open_kg(index_dir) as kg:
+        summary = run_recheck(kg, diff, results, output, _check_options(top_k, tolerance))
+    if as_json:
+        emit_json({**summary.to_dict(), "output": output})
+        return
+    for line in recheck_lines(summary.to_dict(max_flips=20), output):
+        click.echo(line)
+
+
 if __name__ == "__main__":
     main()

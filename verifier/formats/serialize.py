@@ -23,7 +23,7 @@ def verdict_to_dict(v: Verdict) -> dict:
         "reason": v.reason,
         "claim": {"subject": c.subject, "predicate": c.predicate, "object": c.object,
                   "subject_id": c.subject_id, "property_id": c.property_id, "object_id": c.object_id,
-                  "qualifiers": [list(q) for q in c.qualifiers]},
+                  "qualifiers": [list(q) for q in c.qualifiers], "kind": c.kind},
         "subject_id": v.subject_id,
         "property_ids": list(v.property_ids),
         "evidence": [evidence_to_dict(e) for e in v.evidence],

@@ -105,3 +105,32 @@ def entity_lines(entity_id: str, entity, statements, incoming, labels: dict) -> 
         lines += [f"  {labels.get(st.subject, st.subject)} ({st.subject}) {labels.get(st.property, st.property)} "
                   f"({st.property})" for st in incoming]
     return lines
+
+
+def diff_lines(summary: dict, top: int = 20) -> list[str]:
+    e, lab, st = summary["entities"], summary["labels"], summary["statements"]
+    lines = [f"{summary['old']} -> {summary['new']}",
+             f"entities:   +{e['added']:,} -{e['removed']:,}; label changed {e['label']:,}, description "
+             f"{e['description']:,}, aliases only {e['aliases']:,}",
+             f"labels:     +{lab['added']:,} -{lab['removed']:,}; aliases +{lab['aliases_added']:,} "
+             f"-{lab['aliases_removed']:,}",
+             f"statements: +{st['added']:,} -{st['removed']:,} ~{st['changed']:,} "
+             f"({', '.join(f'{k} {v:,}' for k, v in st['changed_by_part'].items())}) "
+             f"on {st['subjects_touched']:,} subjects"]
+    props = list(summary["by_property"].items())
+    if props:
+        lines.append(f"by property (top {min(top, len(props))} of {len(props)}):   added  removed  changed")
+        lines += [f"  {p:<12} {c['added']:>12,} {c['removed']:>8,} {c['changed']:>8,}" for p, c in props[:top]]
+    return lines
+
+
+def recheck_lines(data: dict, output: str) -> list[str]:
+    lines = [f"{data['results']:,} results, {data['rechecked']:,} re-checked "
+             f"({data['seconds_diff']:.1f} s finding them, {data['seconds_check']:.1f} s checking); "
+             f"{data['flipped']:,} verdicts flipped" + (f": {data['flips']}" if data["flips"] else "")]
+    for f in data["flipped_claims"]:
+        c = f.get("claim") or {}
+        lines.append(f"  {f['id']}: {f['old']} -> {f['new']}  ({c.get('subject')} | {c.get('predicate')} | "
+                     f"{c.get('object')})")
+    lines.append(f"updated results: {output}")
+    return lines

@@ -1,0 +1,161 @@
+"""Re-checking after a rebuild vs checking everything again, on wd50k with 1% of statements edited.
+
+    nice python bench/diff.py [--work /work/indexes/h4-diff] [--fraction 0.01] [--seed 7]
+
+Builds OLD from wikidata-wd50k and NEW from a copy whose statements were edited with probability
+`fraction` (a date moved 3 years, a quantity x1.5, an entity value swapped for another value of the
+same property seen earlier in the dump, a string suffixed), checks claims-dev on OLD, then times
+(a) a full check of claims-dev on NEW and (b) `diff` + `recheck` of the OLD results on NEW.
+Also counts the claims whose full-check verdict on NEW differs from the re-checked file (missed flips).
+"""
+from __future__ import annotations
+
+import argparse
+import bz2
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+from common import ROOT, need_shared
+
+SHARED = ROOT.parent / "shared" if (ROOT.parent / "shared").is_dir() else Path("/work/shared")
+
+
+def edit_statement(st: dict, seen: dict, rng: random.Random) -> bool:
+    snak = st.get("mainsnak") or {}
+    dv = snak.get("datavalue")
+    if snak.get("snaktype") != "value" or not dv:
+        return False
+    v, kind = dv["value"], dv["type"]
+    if kind == "time":
+        sign, rest = v["time"][0], v["time"][1:]
+        year, tail = rest.split("-", 1)
+        v["time"] = f"{sign}{int(year) + 3:0{len(year)}d}-{tail}"
+    elif kind == "quantity":
+        a = float(v["amount"]) * 1.5
+        v["amount"] = ("+" if a >= 0 else "-") + (f"{abs(a):.6f}".rstrip("0").rstrip(".") or "0")
+    elif kind == "wikibase-entityid":
+        pool = [x for x in seen.get(snak["property"], ()) if x != v.get("id")]
+        if not pool:
+            return False
+        new = rng.choice(pool)
+        v["id"], v["numeric-id"] = new, int(new[1:])
+    elif kind == "string":
+        dv["value"] = v + " (edited)"
+    else:
+        return False
+    return True
+
+
+def make_edited_dump(src: Path, out: Path, fraction: float, seed: int) -> dict:
+    rng = random.Random(seed)
+    seen: dict[str, list[str]] = {}
+    counts = {"statements": 0, "edited": 0}
+    with bz2.open(src, "rt", encoding="utf-8") as fin, open(out, "w", encoding="utf-8") as fout:
+        for line in fin:
+            body = line.rstrip().rstrip(",")
+            if body in ("[", "]", ""):
+                fout.write(line)
+                continue
+            entity = json.loads(body)
+            for statements in (entity.get("claims") or {}).values():
+                for st in statements:
+                    counts["statements"] += 1
+                    snak = st.get("mainsnak") or {}
+                    if rng.random() < fraction and edit_statement(st, seen, rng):
+                        counts["edited"] += 1
+                    value = ((snak.get("datavalue") or {}).get("value"))
+                    if isinstance(value, dict) and str(value.get("id", "")).startswith("Q"):
+                        pool = seen.setdefault(snak["property"], [])
+                        if len(pool) < 200:
+                            pool.append(value["id"])
+            fout.write(json.dumps(entity, ensure_ascii=False, separators=(",", ":"))
+                       + ("," if line.rstrip().endswith(",") else "") + "\n")
+    return counts
+
+
+def build(dump: Path, out: str, reuse: list[str]) -> float:
+    from kgcheck.index.build import build_index
+    from kgcheck.ingest.pipeline import IngestOptions, ingest
+
+    t = time.monotonic()
+    if not os.path.isfile(os.path.join(out, "manifest.json")) or "index" not in open(
+            os.path.join(out, "manifest.json")).read():
+        ingest(str(dump), out, IngestOptions(quiet=True, workers=1))
+        build_index(out, reuse=[r for r in reuse if os.path.isdir(r)], quiet=True)
+    return time.monotonic() - t
+
+
+def full_check(index: str, claims: Path, out: str) -> float:
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.bulk import run_bulk
+    from kgcheck.verifier.formats.readers import read_claims
+
+    if os.path.exists(out):
+        os.unlink(out)
+    t = time.monotonic()
+    with KG.open(index) as kg:
+        run_bulk(kg, read_claims(str(claims)), out, quiet=True, resume=False)
+    return time.monotonic() - t
+
+
+def verdicts(path: str) -> dict[str, str]:
+    with open(path, "rb") as fh:
+        return {r["id"]: r["verdict"] for r in map(json.loads, fh)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--work", default="/work/indexes/h4-diff")
+    ap.add_argument("--fraction", type=float, default=0.01)
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args()
+    src = need_shared(SHARED / "data" / "wikidata-wd50k.json.bz2")
+    claims = need_shared(SHARED / "bench" / "claims-dev.jsonl")
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    edited = work / "wd50k-edited.json"
+    counts = make_edited_dump(src, edited, args.fraction, args.seed)
+    print(f"edited {counts['edited']:,} of {counts['statements']:,} statements "
+          f"({counts['edited'] / counts['statements']:.2%})", flush=True)
+    old, new = str(work / "old"), str(work / "new")
+    print(f"build old {build(src, old, ['/work/indexes/wd50k-ow']):.0f} s, "
+          f"new {build(edited, new, [old]):.0f} s", flush=True)
+
+    t_old = full_check(old, claims, str(work / "old.jsonl"))
+    t_full = full_check(new, claims, str(work / "new-full.jsonl"))
+    print(f"full check of claims-dev: old {t_old:.1f} s, new {t_full:.1f} s", flush=True)
+
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.recheck import recheck
+
+    t = time.monotonic()
+    with IndexDiff(old, new) as diff:
+        t_diff = time.monotonic() - t
+        summary = diff.summary()
+        with KG.open(new) as kg:
+            re = recheck(kg, diff, str(work / "old.jsonl"), str(work / "new-recheck.jsonl"))
+    t_re = time.monotonic() - t
+    st = summary["statements"]
+    print(f"diff: statements +{st['added']} -{st['removed']} ~{st['changed']} on {st['subjects_touched']} subjects "
+          f"({t_diff:.1f} s)")
+    print(f"recheck: {re.rechecked:,} of {re.results:,} claims re-checked, {len(re.flipped):,} flipped; "
+          f"diff {t_diff:.1f} s + keys/join {re.seconds_diff:.1f} s + checking {re.seconds_check:.1f} s")
+    print(f"diff + recheck {t_re:.1f} s vs full re-check {t_full:.1f} s: {t_re / t_full:.3f}x (target <= 0.1x)")
+    full, partial, before = verdicts(str(work / "new-full.jsonl")), verdicts(str(work / "new-recheck.jsonl")), \
+        verdicts(str(work / "old.jsonl"))
+    missed = [i for i in full if full[i] != partial.get(i)]
+    changed = [i for i in full if full[i] != before.get(i)]
+    print(f"full check on NEW differs from OLD on {len(changed):,} claims; the re-checked file differs from the "
+          f"full check on {len(missed):,} claims (missed or order-dependent)")
+    if missed:
+        print("  e.g. " + ", ".join(missed[:10]))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,188 @@
+"""What changed between two builds of an index: entities, labels and statements, by statement id.
+
+DuckDB joins the two builds' Parquet tables (statement id + a content hash of the statement row, its
+qualifiers and its references), spilling to a scratch directory: memory stays bounded whatever the
+dump size. The change tables it leaves in its scratch database are what `recheck` joins claims with.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+
+import duckdb
+
+from kgcheck.ingest.values import VALUE_COLUMNS
+from kgcheck.ingest.writer import MANIFEST
+
+from .manifest import IndexError_, read_manifest
+
+_VALUES = ", ".join(f'"{c}"' for c, _ in VALUE_COLUMNS)
+TABLES = ("entities", "labels", "statements", "qualifiers", "references")
+
+
+@dataclass(frozen=True)
+class DiffOptions:
+    memory_limit: str = "1GB"  # DuckDB spills past this (same default as the ingest's sort)
+    threads: int = 2
+    top_properties: int = 20  # properties listed in the text summary (JSON lists all)
+
+
+def _parquet(directory: str, table: str) -> str:
+    path = os.path.join(directory, f"{table}.parquet")
+    if not os.path.isfile(path):
+        raise IndexError_(f"{directory} has no {table}.parquet: not a complete kgcheck build")
+    return path.replace("'", "''")
+
+
+def _check_index(directory: str) -> str:
+    directory = os.path.abspath(directory)
+    if not os.path.isfile(os.path.join(directory, MANIFEST)):
+        raise IndexError_(f"{directory} is not a kgcheck index (no {MANIFEST})")
+    read_manifest(directory)  # same table schema, or a clear error
+    return directory
+
+
+class IndexDiff:
+    """The change tables of OLD -> NEW in a scratch DuckDB database; use as a context manager.
+
+    Tables: changed_statements(statement_id, subject, property, old_entity, new_entity, change) with change in
+    added / removed / value / rank / qualifiers / references (*_entity: the entity the statement
+    points to in each build); changed_entities(id, change) with change in added / removed / label /
+    description / aliases; changed_label_texts(text) (raw label or alias texts added or removed).
+    """
+
+    def __init__(self, old_dir: str, new_dir: str, options: DiffOptions = DiffOptions()):
+        self.old = _check_index(old_dir)
+        self.new = _check_index(new_dir)
+        if self.old == self.new:
+            raise IndexError_("OLD and NEW are the same directory")
+        self.options = options
+        self._scratch = tempfile.mkdtemp(prefix="kgcheck-diff-")
+        self.con = duckdb.connect(os.path.join(self._scratch, "diff.duckdb"))
+        self.con.execute(f"SET threads = {max(1, options.threads)}")
+        self.con.execute(f"SET memory_limit = '{options.memory_limit}'")
+        self.con.execute(f"SET temp_directory = '{os.path.join(self._scratch, 'spill')}'")
+        self.con.execute("SET enable_progress_bar = false")
+        self.con.execute("SET preserve_insertion_order = false")  # lets joins and aggregates stream
+        try:
+            self._build()
+        except duckdb.Error as exc:
+            self.close()
+            raise IndexError_(f"comparing {self.old} and {self.new} failed: {exc}") from exc
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        try:
+            self.con.close()
+        finally:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+
+    def __enter__(self) -> "IndexDiff":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- the join -----------------------------------------------------------------------------
+    def _hashes(self, side: str, directory: str) -> None:
+        """One row per statement: its own hash and its qualifiers' and references' hashes."""
+        st, q, r = (_parquet(directory, t) for t in ("statements", "qualifiers", "references"))
+        # bit_xor of per-row hashes that include the row's position: order-aware, no sort needed.
+        self.con.execute(f"""
+            CREATE TABLE {side}_q AS SELECT statement_id, bit_xor(hash(qualifier_order, property, {_VALUES})) AS h
+            FROM read_parquet('{q}') GROUP BY statement_id""")
+        self.con.execute(f"""
+            CREATE TABLE {side}_r AS SELECT statement_id,
+                bit_xor(hash(reference_hash, reference_order, snak_order, property, {_VALUES})) AS h
+            FROM read_parquet('{r}') GROUP BY statement_id""")
+        self.con.execute(f"""
+            CREATE TABLE {side}_s AS SELECT s.statement_id, s.subject, s.property, s.entity_id,
+                hash(s.property, {", ".join(f's."{c}"' for c, _ in VALUE_COLUMNS)}) AS hv, s.rank,
+                coalesce(q.h, 0) AS hq, coalesce(r.h, 0) AS hr
+            FROM read_parquet('{st}') s LEFT JOIN {side}_q q USING (statement_id)
+                 LEFT JOIN {side}_r r USING (statement_id)""")
+        self.con.execute(f"DROP TABLE {side}_q")
+        self.con.execute(f"DROP TABLE {side}_r")
+
+    def _build(self) -> None:
+        self._hashes("old", self.old)
+        self._hashes("new", self.new)
+        # One change row per statement; a statement changed in several ways reports the first of
+        # value > rank > qualifiers > references (the one most likely to move a verdict).
+        self.con.execute("""
+            CREATE TABLE changed_statements AS
+            SELECT coalesce(n.statement_id, o.statement_id) AS statement_id,
+                   coalesce(n.subject, o.subject) AS subject, coalesce(n.property, o.property) AS property,
+                   o.entity_id AS old_entity, n.entity_id AS new_entity,
+                   CASE WHEN o.statement_id IS NULL THEN 'added' WHEN n.statement_id IS NULL THEN 'removed'
+                        WHEN o.hv <> n.hv THEN 'value' WHEN o.rank <> n.rank THEN 'rank'
+                        WHEN o.hq <> n.hq THEN 'qualifiers' ELSE 'references' END AS change
+            FROM old_s o FULL OUTER JOIN new_s n ON o.statement_id = n.statement_id
+            WHERE o.statement_id IS NULL OR n.statement_id IS NULL
+               OR o.hv <> n.hv OR o.rank IS DISTINCT FROM n.rank OR o.hq <> n.hq OR o.hr <> n.hr""")
+        self.con.execute("DROP TABLE old_s")
+        self.con.execute("DROP TABLE new_s")
+        oe, ne = _parquet(self.old, "entities"), _parquet(self.new, "entities")
+        ol, nl = _parquet(self.old, "labels"), _parquet(self.new, "labels")
+        self.con.execute(f"""
+            CREATE TABLE changed_label_rows AS
+            (SELECT id, language, text, kind, 'added' AS change FROM read_parquet('{nl}')
+             EXCEPT SELECT id, language, text, kind, 'added' FROM read_parquet('{ol}'))
+            UNION ALL
+            (SELECT id, language, text, kind, 'removed' FROM read_parquet('{ol}')
+             EXCEPT SELECT id, language, text, kind, 'removed' FROM read_parquet('{nl}'))""")
+        self.con.execute(f"""
+            CREATE TABLE changed_entities AS
+            SELECT coalesce(n.id, o.id) AS id,
+                   CASE WHEN o.id IS NULL THEN 'added' WHEN n.id IS NULL THEN 'removed'
+                        WHEN o.label IS DISTINCT FROM n.label THEN 'label' ELSE 'description' END AS change
+            FROM read_parquet('{oe}') o FULL OUTER JOIN read_parquet('{ne}') n ON o.id = n.id
+            WHERE o.id IS NULL OR n.id IS NULL OR o.label IS DISTINCT FROM n.label
+               OR o.description IS DISTINCT FROM n.description""")
+        self.con.execute("""
+            INSERT INTO changed_entities SELECT DISTINCT id, 'aliases' FROM changed_label_rows
+            WHERE kind = 'alias' AND id NOT IN (SELECT id FROM changed_entities)""")
+        self.con.execute("CREATE TABLE changed_label_texts AS SELECT DISTINCT text FROM changed_label_rows")
+
+    # -- summaries ----------------------------------------------------------------------------
+    def summary(self) -> dict:
+        one = lambda q: self.con.execute(q).fetchone()[0]  # noqa: E731
+        by_change = dict(self.con.execute("SELECT change, count(*) FROM changed_statements GROUP BY 1").fetchall())
+        by_entity = dict(self.con.execute("SELECT change, count(*) FROM changed_entities GROUP BY 1").fetchall())
+        labels = dict(self.con.execute(
+            "SELECT change || ' ' || kind, count(*) FROM changed_label_rows GROUP BY 1").fetchall())
+        by_property = {}
+        for prop, added, removed, changed in self.con.execute("""
+                SELECT property, count(*) FILTER (change = 'added'), count(*) FILTER (change = 'removed'),
+                       count(*) FILTER (change NOT IN ('added', 'removed'))
+                FROM changed_statements GROUP BY property ORDER BY count(*) DESC, property""").fetchall():
+            by_property[prop] = {"added": added, "removed": removed, "changed": changed}
+        changed = sum(v for k, v in by_change.items() if k not in ("added", "removed"))
+        return {
+            "old": self.old, "new": self.new,
+            "old_counts": read_manifest(self.old).get("counts", {}),
+            "new_counts": read_manifest(self.new).get("counts", {}),
+            "entities": {k: by_entity.get(k, 0) for k in ("added", "removed", "label", "description", "aliases")},
+            "labels": {"added": labels.get("added label", 0), "removed": labels.get("removed label", 0),
+                       "aliases_added": labels.get("added alias", 0),
+                       "aliases_removed": labels.get("removed alias", 0)},
+            "statements": {"added": by_change.get("added", 0), "removed": by_change.get("removed", 0),
+                           "changed": changed,
+                           "changed_by_part": {k: by_change.get(k, 0)
+                                               for k in ("value", "rank", "qualifiers", "references")},
+                           "subjects_touched": one("SELECT count(DISTINCT subject) FROM changed_statements")},
+            "by_property": by_property,
+        }
+
+    def changed_statement_rows(self, limit: int | None = None) -> list[tuple]:
+        q = "SELECT statement_id, subject, property, change FROM changed_statements ORDER BY subject, statement_id"
+        return self.con.execute(q + (f" LIMIT {int(limit)}" if limit else "")).fetchall()
+
+
+def diff_indexes(old_dir: str, new_dir: str, options: DiffOptions = DiffOptions()) -> dict:
+    with IndexDiff(old_dir, new_dir, options) as diff:
+        return diff.summary()

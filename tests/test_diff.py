@@ -1,0 +1,161 @@
+"""`kgcheck diff` and `kgcheck recheck` on two builds of the mini fixture that differ by known edits."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from conftest import TESTS
+
+
+def _entities(path: Path) -> list[dict]:
+    out = []
+    for line in path.read_text().splitlines():
+        body = line.strip().rstrip(",")
+        if body in ("[", "]", ""):
+            continue
+        try:
+            out.append(json.loads(body))
+        except json.JSONDecodeError:
+            continue  # the fixture's deliberately bad line
+    return out
+
+
+def edited_entities() -> list[dict]:
+    """The mini fixture with six known edits (see EXPECTED)."""
+    ents = {e["id"]: e for e in _entities(TESTS / "fixtures" / "mini-dump.json")}
+    ents["Q42"]["claims"]["P569"][0]["mainsnak"]["datavalue"]["value"]["time"] = "+1953-03-11T00:00:00Z"  # value
+    del ents["Q350"]["claims"]["P1082"]  # removed
+    ents["Q21"]["claims"]["P36"] = [{  # added: England's capital is London
+        "mainsnak": {"snaktype": "value", "property": "P36", "datatype": "wikibase-item", "datavalue": {
+            "type": "wikibase-entityid", "value": {"entity-type": "item", "numeric-id": 84, "id": "Q84"}}},
+        "type": "statement", "id": "Q21$edit-1", "rank": "normal"}]
+    ents["Q84"]["claims"]["P17"][0]["rank"] = "preferred"  # rank
+    ents["Q239"]["labels"]["en"]["value"] = "Bruxelles"  # label
+    del ents["Q12978"]  # entity removed (and its one statement)
+    return list(ents.values())
+
+
+def _build(entities: list[dict], out: Path) -> Path:
+    from kgcheck.index.build import build_index
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.ingest.pipeline import IngestOptions, ingest
+
+    dump = out.with_suffix(".json")
+    dump.write_text("[\n" + ",\n".join(json.dumps(e) for e in entities) + "\n]\n")
+    ingest(str(dump), str(out), IngestOptions(workers=1, quiet=True))
+    build_index(str(out), embedder=FakeEmbedder(), quiet=True)
+    return out
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    root = tmp_path_factory.mktemp("diff")
+    old = _build(_entities(TESTS / "fixtures" / "mini-dump.json"), root / "old")
+    new = _build(edited_entities(), root / "new")
+    return old, new
+
+
+def test_diff_reports_each_known_edit(builds):
+    from kgcheck.index.diff import IndexDiff
+
+    old, new = builds
+    with IndexDiff(str(old), str(new)) as diff:
+        summary = diff.summary()
+        rows = {(sid, change) for sid, _, _, change in diff.changed_statement_rows()}
+    assert rows == {("Q42$fixture-1", "value"), ("Q21$edit-1", "added"), ("Q84$fixture-1", "rank")} | {
+        (sid, "removed") for sid, change in rows if change == "removed"}
+    removed = {sid for sid, change in rows if change == "removed"}
+    assert any(s.startswith("Q350$") for s in removed) and any(s.startswith("Q12978$") for s in removed)
+    assert len(removed) == 2
+    st = summary["statements"]
+    assert (st["added"], st["removed"], st["changed"]) == (1, 2, 2)
+    assert st["changed_by_part"] == {"value": 1, "rank": 1, "qualifiers": 0, "references": 0}
+    assert summary["by_property"]["P36"] == {"added": 1, "removed": 0, "changed": 0}
+    assert summary["by_property"]["P569"] == {"added": 0, "removed": 0, "changed": 1}
+    assert summary["entities"]["removed"] == 1 and summary["entities"]["label"] == 1
+    assert summary["entities"]["added"] == 0
+    assert summary["labels"]["added"] == 1 and summary["labels"]["removed"] == 2  # Bruxelles; Brussels, Michel
+
+
+def test_diff_of_a_build_with_itself_is_empty(builds, tmp_path):
+    import shutil
+
+    from kgcheck.index.diff import diff_indexes
+
+    old, _ = builds
+    copy = tmp_path / "copy"
+    shutil.copytree(old, copy)
+    summary = diff_indexes(str(old), str(copy))
+    assert summary["statements"] == {"added": 0, "removed": 0, "changed": 0, "subjects_touched": 0,
+                                     "changed_by_part": {"value": 0, "rank": 0, "qualifiers": 0, "references": 0}}
+    assert not summary["by_property"] and not any(summary["entities"].values())
+
+
+CLAIMS = [
+    {"id": "born", "subject": "Douglas Adams", "predicate": "date of birth", "object": "11 March 1952",
+     "subject_id": "Q42", "property_id": "P569"},
+    {"id": "capital", "subject": "England", "predicate": "capital", "object": "London",
+     "subject_id": "Q21", "property_id": "P36"},
+    {"id": "brussels", "subject": "Brussels", "predicate": "country", "object": "Belgium"},
+    {"id": "uk", "subject": "United Kingdom", "predicate": "capital", "object": "London",
+     "subject_id": "Q145", "property_id": "P36"},
+    {"id": "belgium", "subject": "Belgium", "predicate": "inception", "object": "1830",
+     "subject_id": "Q31", "property_id": "P571"},
+]
+
+
+def test_recheck_touches_only_reachable_claims_and_reports_flips(builds, tmp_path):
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.bulk import run_bulk
+    from kgcheck.verifier.claims.recheck import recheck
+    from kgcheck.verifier.formats.readers import read_claims
+
+    old, new = builds
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text("\n".join(json.dumps(c) for c in CLAIMS) + "\n")
+    before = tmp_path / "old.jsonl"
+    with KG.open(str(old), embedder=FakeEmbedder()) as kg:
+        run_bulk(kg, read_claims(str(claims)), str(before), quiet=True)
+    old_verdicts = {r["id"]: r["verdict"] for r in map(orjson.loads, before.read_bytes().splitlines())}
+    assert old_verdicts["born"] == "SUPPORTED"
+    out = tmp_path / "new.jsonl"
+    with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
+        summary = recheck(kg, diff, str(before), str(out))
+        # what a full check on NEW says, to compare with
+        full = tmp_path / "full.jsonl"
+        run_bulk(kg, read_claims(str(claims)), str(full), quiet=True)
+    after = {r["id"]: r["verdict"] for r in map(orjson.loads, out.read_bytes().splitlines())}
+    full_verdicts = {r["id"]: r["verdict"] for r in map(orjson.loads, full.read_bytes().splitlines())}
+    assert summary.results == 5
+    assert summary.rechecked == 3  # born (value), capital (added), brussels (its name changed)
+    assert after == full_verdicts  # the untouched claims did not need checking
+    assert after["born"] != "SUPPORTED"
+    assert after["capital"] == "SUPPORTED" and old_verdicts["capital"] != "SUPPORTED"
+    flipped = {f["id"]: (f["old"], f["new"]) for f in summary.flipped}
+    assert flipped["born"] == ("SUPPORTED", after["born"]) and "capital" in flipped
+    assert "uk" not in flipped and "belgium" not in flipped
+
+
+def test_cli_diff_json_and_recheck_errors(builds, tmp_path):
+    from kgcheck.cli import main
+
+    old, new = builds
+    runner = CliRunner()
+    res = runner.invoke(main, ["diff", str(old), str(new), "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["statements"]["added"] == 1
+    text = runner.invoke(main, ["diff", str(old), str(new)])
+    assert text.exit_code == 0 and "P569" in text.output
+    bad = runner.invoke(main, ["diff", str(old), str(tmp_path / "nowhere")])
+    assert bad.exit_code == 1 and "not a kgcheck index" in bad.output
+    results = tmp_path / "r.jsonl"
+    results.write_text("")
+    same = runner.invoke(main, ["recheck", str(results), "--index", str(new), "--old", str(old), "-o", str(results)])
+    assert same.exit_code == 1 and "must not be the results file" in same.output

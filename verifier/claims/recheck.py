@@ -1,0 +1,181 @@
+"""Re-checking a results file after the index was rebuilt: only the claims the changes can reach.
+
+A verdict depends on (a) the statements of its subject for the properties it tried, in both
+directions (rule C reads statements pointing at the subject), (b) the evidence statements it cited,
+(c) the facts about those properties (constraints live on the property entity), and (d) for a claim
+named by text, which entities carry that name. Each results line becomes keys for these four; DuckDB
+joins the keys with the diff's change tables (index/diff.py) and only the claims hit are checked
+again on the new index. Not traced: a change deeper in a located-in / part-of chain of a value that
+no cited statement shows.
+"""
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterator
+
+import orjson
+import pyarrow as pa
+
+from kgcheck.index.text import normalise
+from kgcheck.verifier.claims.bulk import batched
+from kgcheck.verifier.claims.check import Checker, CheckOptions
+from kgcheck.verifier.errors import VerifierError
+from kgcheck.verifier.formats.serialize import verdict_to_dict
+from kgcheck.verifier.model import Claim
+
+KEY_BATCH = 50_000
+
+
+@dataclass
+class RecheckSummary:
+    results: int = 0
+    rechecked: int = 0
+    flipped: list = field(default_factory=list)  # {id, old, new}
+    flips: Counter = field(default_factory=Counter)
+    seconds_diff: float = 0.0
+    seconds_check: float = 0.0
+
+    def to_dict(self, max_flips: int | None = None) -> dict:
+        return {"results": self.results, "rechecked": self.rechecked, "flipped": len(self.flipped),
+                "flips": dict(self.flips), "seconds_diff": round(self.seconds_diff, 3),
+                "seconds_check": round(self.seconds_check, 3),
+                "flipped_claims": self.flipped[:max_flips] if max_flips is not None else self.flipped}
+
+
+def _records(path: str) -> Iterator[tuple[int, bytes, dict | None]]:
+    """(line number, raw line, parsed object or None for a line that is not a result)."""
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise VerifierError(f"cannot read {path}: {exc.strerror}") from exc
+    with fh:
+        for number, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                obj = None
+            yield number, line, obj if isinstance(obj, dict) else None
+
+
+def result_keys(record: dict) -> Iterator[tuple[str, str, str | None]]:
+    """(kind, a, b) keys of one result line, joined with the change tables by `_HIT`."""
+    claim = record.get("claim") or {}
+    subject = record.get("subject_id")
+    props = [p for p in record.get("property_ids") or [] if p]
+    if claim.get("property_id") and claim["property_id"] not in props:
+        props.append(claim["property_id"])
+    if subject:
+        yield "lbl", subject, None  # the subject removed, added back, or renamed
+        for p in props:
+            yield "sp", subject, p
+    for p in props:
+        yield "ent", p, None
+    for ev in record.get("evidence") or []:
+        if ev.get("statement_id"):
+            yield "st", ev["statement_id"], None
+    # Names the checker had to link: a label or alias added or removed anywhere may change the link.
+    for text in ((not claim.get("subject_id")) and claim.get("subject"),
+                 (not claim.get("object_id")) and claim.get("object")):
+        if text and normalise(text):
+            yield "text", normalise(text), None
+
+
+# Every way a key meets a change. UNION (not OR) so that each is a plain hash join.
+_HIT = """
+SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'st' AND k.a = c.statement_id
+UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'sp' AND k.a = c.subject AND k.b = c.property
+UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'sp' AND k.a = c.old_entity AND k.b = c.property
+UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'sp' AND k.a = c.new_entity AND k.b = c.property
+UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'ent' AND k.a = c.subject
+UNION SELECT k.claim FROM keys k JOIN changed_entities e ON k.kind IN ('lbl', 'ent') AND k.a = e.id
+UNION SELECT k.claim FROM keys k JOIN changed_texts t ON k.kind = 'text' AND k.a = t.text
+"""
+
+
+def claims_to_recheck(diff, results_path: str) -> tuple[set[str], int]:
+    """Ids of the results whose keys meet a change, and the number of results read."""
+    con = diff.con
+    con.execute("CREATE OR REPLACE TABLE keys (claim VARCHAR, kind VARCHAR, a VARCHAR, b VARCHAR)")
+    # The diff keeps raw label texts; claims are keyed by the normalised form the label index uses.
+    con.execute("CREATE OR REPLACE TABLE changed_texts (text VARCHAR)")
+    for rows in batched((r[0] for r in con.execute("SELECT text FROM changed_label_texts").fetchall()), KEY_BATCH):
+        texts = pa.table({"text": sorted({normalise(t) for t in rows if t})})
+        con.register("texts_batch", texts)
+        con.execute("INSERT INTO changed_texts SELECT text FROM texts_batch")
+        con.unregister("texts_batch")
+    n = 0
+    cols: dict[str, list] = {"claim": [], "kind": [], "a": [], "b": []}
+
+    def flush():
+        batch = pa.table(cols)
+        con.register("keys_batch", batch)
+        con.execute("INSERT INTO keys SELECT * FROM keys_batch")
+        con.unregister("keys_batch")
+        for v in cols.values():
+            v.clear()
+
+    for _, _, record in _records(results_path):
+        if record is None or record.get("verdict") is None or not record.get("id"):
+            continue
+        n += 1
+        for kind, a, b in result_keys(record):
+            cols["claim"].append(str(record["id"]))
+            cols["kind"].append(kind)
+            cols["a"].append(a)
+            cols["b"].append(b)
+        if len(cols["claim"]) >= KEY_BATCH:
+            flush()
+    if cols["claim"]:
+        flush()
+    return {r[0] for r in con.execute(_HIT).fetchall()}, n
+
+
+def claim_of(record: dict) -> Claim:
+    """The claim as it was given, rebuilt from its result line (verdict_to_dict's `claim`)."""
+    c = record.get("claim") or {}
+    return Claim(id=str(record["id"]), subject=c.get("subject") or "", predicate=c.get("predicate") or "",
+                 object=c.get("object") or "", subject_id=c.get("subject_id"), property_id=c.get("property_id"),
+                 object_id=c.get("object_id"),
+                 qualifiers=tuple((str(p), str(v)) for p, v in c.get("qualifiers") or ()), kind=c.get("kind"))
+
+
+def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = CheckOptions(),
+            batch_size: int = 2000) -> RecheckSummary:
+    """Write `out_path`: RESULTS with the reachable claims checked again on `kg` (the new index)."""
+    if os.path.abspath(out_path) == os.path.abspath(results_path):
+        raise VerifierError("the output must not be the results file it re-checks")
+    summary = RecheckSummary()
+    started = time.monotonic()
+    wanted, summary.results = claims_to_recheck(diff, results_path)
+    summary.seconds_diff = time.monotonic() - started
+    checker = Checker(kg, options=options)
+    started = time.monotonic()
+    tmp = f"{out_path}.tmp-{os.getpid()}"
+    try:
+        with open(tmp, "wb") as out:
+            for group in batched(_records(results_path), batch_size):
+                todo = [(i, claim_of(rec)) for i, (_, _, rec) in enumerate(group)
+                        if rec is not None and rec.get("verdict") is not None and str(rec.get("id")) in wanted]
+                fresh = dict(zip((i for i, _ in todo), checker.check([c for _, c in todo]))) if todo else {}
+                for i, (_, line, rec) in enumerate(group):
+                    verdict = fresh.get(i)
+                    if verdict is None:
+                        out.write(line if line.endswith(b"\n") else line + b"\n")
+                        continue
+                    summary.rechecked += 1
+                    if verdict.verdict != rec["verdict"]:
+                        summary.flips[f"{rec['verdict']}->{verdict.verdict}"] += 1
+                        summary.flipped.append({"id": rec["id"], "old": rec["verdict"], "new": verdict.verdict,
+                                                "claim": rec.get("claim")})
+                    out.write(orjson.dumps(verdict_to_dict(verdict)) + b"\n")
+        os.replace(tmp, out_path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    summary.seconds_check = time.monotonic() - started
+    return summary
