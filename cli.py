@@ -248,7 +248,8 @@ def _check_options(top_k, tolerance):
 @click.argument("claims_file")
 @index_option
 @click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
-              help="Results JSONL; re-running with the same file skips ids already written.")
+              help="Results: .jsonl (full verdicts), .csv or .parquet (flat rows, by the extension); "
+                   "re-running with the same file skips ids already written.")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "tsv", "nt"]), default=None,
               help="Input format (default: from the extension, then the content).")
 @click.option("--top-k", default=3, show_default=True, type=click.IntRange(1, 50), help="Evidence per claim.")

@@ -17,6 +17,7 @@ import orjson
 from kgcheck.verifier.claims.check import Checker, CheckOptions
 from kgcheck.verifier.model import VERDICTS, BadClaim, Claim, Verdict
 from kgcheck.verifier.formats.serialize import bad_claim_to_dict, verdict_to_dict
+from kgcheck.verifier.formats.writers import open_table_writer
 
 BATCH = 2000
 
@@ -91,11 +92,15 @@ def check_stream(checker: Checker, items: Iterable[Claim | BadClaim], skip: set[
 
 def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, options: CheckOptions = CheckOptions(),
              quiet: bool = False, resume: bool = True) -> BulkSummary:
-    """Check every claim, writing one JSON object per line to `out` (a path enables resuming)."""
+    """Check every claim, writing one JSON object per line to `out` (a path enables resuming; a .csv or
+    .parquet path gets flat table rows, formats/writers.py)."""
     summary = BulkSummary()
     skip: set[str] = set()
     fh = None
-    if isinstance(out, str):
+    table = open_table_writer(out, resume) if isinstance(out, str) else None  # .csv / .parquet
+    if table is not None:
+        skip = table.done_ids
+    elif isinstance(out, str):
         if resume:
             _truncate_torn_tail(out)
             skip = done_ids(out)
@@ -115,10 +120,13 @@ def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, op
         for item in check_stream(checker, _count_skips(items, skip, summary), skip):
             if isinstance(item, BadClaim):
                 summary.bad_lines += 1
-                write(orjson.dumps(bad_claim_to_dict(item)) + b"\n")
             else:
                 summary.verdicts[item.verdict] += 1
-                write(orjson.dumps(verdict_to_dict(item)) + b"\n")
+            if table is not None:
+                table.write(item)
+            else:
+                write(orjson.dumps(bad_claim_to_dict(item) if isinstance(item, BadClaim) else verdict_to_dict(item))
+                      + b"\n")
             if bar is not None:
                 bar.update(1)
     finally:
@@ -127,6 +135,8 @@ def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, op
             bar.close()
         if fh is not None:
             fh.close()
+        if table is not None:
+            table.close()
     return summary
 
 
