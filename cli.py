@@ -439,5 +439,18 @@ def recheck(results, index_dir, old_dir, output, top_k, tolerance, as_json):
         click.echo(line)
 
 
+@main.command()
+@index_option
+@handle_errors
+def mcp(index_dir):
+    """A Model Context Protocol server on stdio (tools verify_text, check_claims, lookup_entity, show_entity)."""
+    try:
+        from kgcheck.verifier.serve.mcp import run_stdio
+        import mcp as _sdk  # noqa: F401 - the optional extra
+    except ImportError:
+        raise click.ClickException("the MCP server needs the mcp extra: pip install 'kgcheck[mcp]'")
+    run_stdio(index_dir)
+
+
 if __name__ == "__main__":
     main()
