@@ -282,14 +282,22 @@ def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quie
 @click.option("--tolerance", default=0.01, show_default=True, type=click.FloatRange(0, 1))
 @click.option("--errors", "errors_out", default=None, type=click.Path(dir_okay=False),
               help="Write the misjudged claims with their verdicts to this JSONL file.")
+@click.option("--html", "html_out", default=None, type=click.Path(dir_okay=False),
+              help="Also write a self-contained HTML report (confusion matrix, per property, reliability).")
 @json_option
 @handle_errors
-def eval_cmd(labelled_file, index_dir, tolerance, errors_out, as_json):
+def eval_cmd(labelled_file, index_dir, tolerance, errors_out, html_out, as_json):
     """Score the verifier on a labelled claims file (claims-dev format)."""
     from kgcheck.verifier.claims.evaluate import evaluate, write_misjudged
 
     with _open_kg(index_dir) as kg:
         report, pairs = evaluate(kg, labelled_file, _check_options(3, tolerance))
+        if html_out:
+            from kgcheck.verifier.serve.eval_report import figures, render_eval_html
+
+            labels = kg.labels(p for p, _, _ in figures(pairs)["properties"])
+            with open(html_out, "w", encoding="utf-8") as fh:
+                fh.write(render_eval_html(report, pairs, labels, title=f"kgcheck eval: {labelled_file}"))
     if errors_out:
         write_misjudged(errors_out, pairs)
     if as_json:
