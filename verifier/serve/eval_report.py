@@ -101,7 +101,8 @@ def _reliability_svg(reliability: list, size: int = 320, pad: int = 40) -> str:
                      f'height="{y(0) - y(r["accuracy"]):.1f}" fill="#4a8" fill-opacity="0.8">'
                      f'<title>confidence {r["low"]:.1f}-{r["high"]:.1f}: {r["n"]} claims, accuracy '
                      f'{r["accuracy"]:.1%}, mean confidence {r["mean_confidence"]:.2f}</title></rect>')
-        parts.append(f'<text x="{(x0 + x1) / 2:.1f}" y="{y(r["accuracy"]) - 3:.1f}" text-anchor="middle">{r["n"]}</text>')
+        parts.append(f'<text x="{(x0 + x1) / 2:.1f}" y="{y(r["accuracy"]) - 3:.1f}" '
+                     f'text-anchor="middle">{r["n"]}</text>')
     for t in range(0, 11, 2):
         v = t / 10
         parts.append(f'<text x="{x(v):.1f}" y="{size - pad + 14}" text-anchor="middle">{v:.1f}</text>')

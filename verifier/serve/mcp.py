@@ -49,11 +49,12 @@ class VerdictOut(BaseModel):
     evidence: list[EvidenceOut] = []
     corrections: list[str] = Field(default=[], description="the graph's values when the claim is refuted")
     correction_ids: list[str] = []
-    span: Optional[str] = Field(default=None, description="for verify_text: the words of the text the claim is read from")
+    span: Optional[str] = Field(default=None, description="verify_text: the words the claim is read from")
 
 
 class VerifyTextOut(BaseModel):
-    factuality_degree: Optional[float] = Field(description="share of checkable claims that the graph supports")
+    factuality_degree: Optional[float] = Field(description="mean support over the settled (SUPPORTED or "
+                                                           "REFUTED) claims, REFUTED counting 0; null when none")
     claims: list[VerdictOut]
     fixed_text: Optional[str] = Field(default=None, description="the text with refuted values replaced (fix=true)")
     notes: list[str] = []
