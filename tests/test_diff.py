@@ -159,3 +159,25 @@ def test_cli_diff_json_and_recheck_errors(builds, tmp_path):
     results.write_text("")
     same = runner.invoke(main, ["recheck", str(results), "--index", str(new), "--old", str(old), "-o", str(results)])
     assert same.exit_code == 1 and "must not be the results file" in same.output
+
+
+def test_cli_recheck_writes_the_updated_results(builds, tmp_path, monkeypatch):
+    from kgcheck.cli import main
+    from kgcheck.index import embed
+
+    monkeypatch.setattr(embed, "get_embedder", lambda *a, **k: embed.FakeEmbedder())
+    old, new = builds
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text("\n".join(json.dumps(c) for c in CLAIMS if c.get("subject_id")) + "\n")
+    runner = CliRunner()
+    results = tmp_path / "results.jsonl"
+    assert runner.invoke(main, ["check", str(claims), "--index", str(old), "-o", str(results),
+                                "--quiet"]).exit_code == 0
+    res = runner.invoke(main, ["recheck", str(results), "--index", str(new), "--old", str(old), "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["results"] == 4 and data["rechecked"] == 2 and data["output"].endswith("results.recheck.jsonl")
+    assert {f["id"] for f in data["flipped_claims"]} == {"born", "capital"}
+    assert len((tmp_path / "results.recheck.jsonl").read_text().splitlines()) == 4
+    text = runner.invoke(main, ["recheck", str(results), "--index", str(new), "--old", str(old)])
+    assert text.exit_code == 0 and "2 verdicts flipped" in text.output and "born: SUPPORTED ->" in text.output

@@ -8,6 +8,7 @@ The `mcp` SDK is an optional extra (`pip install kgcheck[mcp]`): it is imported 
 create_server.
 """
 # No `from __future__ import annotations`: the SDK reads the tools' annotations at run time.
+import threading
 from dataclasses import asdict
 from typing import Annotated, Literal, Optional
 
@@ -201,11 +202,14 @@ def create_server(index_dir: str, embedder=None):
                                     "Verdicts are SUPPORTED, REFUTED or NOT_ENOUGH_INFO with evidence "
                                     "statement ids; cite them.")
 
+    lock = threading.Lock()  # one Checker and its caches: calls that arrive together take turns
+
     def user_errors(fn):
         # Domain errors become tool errors (isError results) with their one-line message.
         def call(*args, **kwargs):
             try:
-                return fn(*args, **kwargs)
+                with lock:
+                    return fn(*args, **kwargs)
             except VerifierError as exc:
                 raise ToolError(str(exc)) from exc
         return call
