@@ -155,6 +155,11 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
     summary.seconds_diff = time.monotonic() - started
     checker = Checker(kg, options=options)
     started = time.monotonic()
+    if wanted:
+        # One batch for every predicate the re-checked claims use (as `eval` does), not one encode per
+        # claim: the claims that reach here are few and scattered, so nothing else would batch them.
+        checker.facts.prefetch_predicates({claim_of(rec).predicate for _, _, rec in _records(results_path)
+                                           if rec is not None and str(rec.get("id")) in wanted} - {""})
     tmp = f"{out_path}.tmp-{os.getpid()}"
     try:
         with open(tmp, "wb") as out:
