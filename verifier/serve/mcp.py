@@ -193,7 +193,7 @@ def create_server(index_dir: str, embedder=None):
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 
-    from kgcheck.index.store import KG
+    from kgcheck.index.store import KG, IndexError_
 
     kg = KG.open(index_dir, embedder=embedder)
     tools = Tools(kg)
@@ -210,7 +210,7 @@ def create_server(index_dir: str, embedder=None):
             try:
                 with lock:
                     return fn(*args, **kwargs)
-            except VerifierError as exc:
+            except (VerifierError, IndexError_) as exc:
                 raise ToolError(str(exc)) from exc
         return call
 
