@@ -78,6 +78,8 @@ def result_keys(record: dict) -> Iterator[tuple[str, str, str | None]]:
     for ev in record.get("evidence") or []:
         if ev.get("statement_id"):
             yield "st", ev["statement_id"], None
+    if claim.get("predicate"):
+        yield "pred", claim["predicate"], None  # joins no change: kept to batch the encoding (recheck)
     # Names the checker had to link: a label or alias added or removed anywhere may change the link.
     for text in ((not claim.get("subject_id")) and claim.get("subject"),
                  (not claim.get("object_id")) and claim.get("object")):
@@ -132,7 +134,8 @@ def claims_to_recheck(diff, results_path: str) -> tuple[set[str], int]:
             flush()
     if cols["claim"]:
         flush()
-    return {r[0] for r in con.execute(_HIT).fetchall()}, n
+    con.execute(f"CREATE OR REPLACE TABLE hit_claims AS {_HIT}")
+    return {r[0] for r in con.execute("SELECT claim FROM hit_claims").fetchall()}, n
 
 
 def claim_of(record: dict) -> Claim:
@@ -158,8 +161,8 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
     if wanted:
         # One batch for every predicate the re-checked claims use (as `eval` does), not one encode per
         # claim: the claims that reach here are few and scattered, so nothing else would batch them.
-        checker.facts.prefetch_predicates({claim_of(rec).predicate for _, _, rec in _records(results_path)
-                                           if rec is not None and str(rec.get("id")) in wanted} - {""})
+        checker.facts.prefetch_predicates({r[0] for r in diff.con.execute(
+            "SELECT DISTINCT k.a FROM keys k JOIN hit_claims h ON k.claim = h.claim WHERE k.kind = 'pred'").fetchall()})
     tmp = f"{out_path}.tmp-{os.getpid()}"
     try:
         with open(tmp, "wb") as out:
