@@ -60,7 +60,8 @@ class IndexDiff:
             raise IndexError_("OLD and NEW are the same directory")
         self.options = options
         self._scratch = tempfile.mkdtemp(prefix="kgcheck-diff-")
-        self.con = duckdb.connect(os.path.join(self._scratch, "diff.duckdb"))
+        # In memory: only the change tables are kept; joins past memory_limit spill to the scratch directory.
+        self.con = duckdb.connect(":memory:")
         self.con.execute(f"SET threads = {max(1, options.threads)}")
         self.con.execute(f"SET memory_limit = '{options.memory_limit}'")
         self.con.execute(f"SET temp_directory = '{os.path.join(self._scratch, 'spill')}'")
@@ -88,44 +89,36 @@ class IndexDiff:
         self.close()
 
     # -- the join -----------------------------------------------------------------------------
-    def _hashes(self, side: str, directory: str) -> None:
-        """One row per statement: its own hash and its qualifiers' and references' hashes."""
+    def _hashes(self, directory: str) -> str:
+        """SQL for one row per statement: its own hash and its qualifiers' and references' hashes."""
         st, q, r = (_parquet(directory, t) for t in ("statements", "qualifiers", "references"))
         # bit_xor of per-row hashes that include the row's position: order-aware, no sort needed.
-        self.con.execute(f"""
-            CREATE TABLE {side}_q AS SELECT statement_id, bit_xor(hash(qualifier_order, property, {_VALUES})) AS h
-            FROM read_parquet('{q}') GROUP BY statement_id""")
-        self.con.execute(f"""
-            CREATE TABLE {side}_r AS SELECT statement_id,
-                bit_xor(hash(reference_hash, reference_order, snak_order, property, {_VALUES})) AS h
-            FROM read_parquet('{r}') GROUP BY statement_id""")
-        self.con.execute(f"""
-            CREATE TABLE {side}_s AS SELECT s.statement_id, s.subject, s.property, s.entity_id,
-                hash(s.property, {", ".join(f's."{c}"' for c, _ in VALUE_COLUMNS)}) AS hv, s.rank,
-                coalesce(q.h, 0) AS hq, coalesce(r.h, 0) AS hr
-            FROM read_parquet('{st}') s LEFT JOIN {side}_q q USING (statement_id)
-                 LEFT JOIN {side}_r r USING (statement_id)""")
-        self.con.execute(f"DROP TABLE {side}_q")
-        self.con.execute(f"DROP TABLE {side}_r")
+        return f"""
+            SELECT s.statement_id, s.subject, s.property, s.entity_id, s.rank,
+                   hash(s.property, {", ".join(f's."{c}"' for c, _ in VALUE_COLUMNS)}) AS hv,
+                   coalesce(q.h, 0) AS hq, coalesce(r.h, 0) AS hr
+            FROM read_parquet('{st}') s
+            LEFT JOIN (SELECT statement_id, bit_xor(hash(qualifier_order, property, {_VALUES})) AS h
+                       FROM read_parquet('{q}') GROUP BY statement_id) q USING (statement_id)
+            LEFT JOIN (SELECT statement_id, bit_xor(hash(reference_hash, reference_order, snak_order, property,
+                                                         {_VALUES})) AS h
+                       FROM read_parquet('{r}') GROUP BY statement_id) r USING (statement_id)"""
 
     def _build(self) -> None:
-        self._hashes("old", self.old)
-        self._hashes("new", self.new)
         # One change row per statement; a statement changed in several ways reports the first of
         # value > rank > qualifiers > references (the one most likely to move a verdict).
-        self.con.execute("""
+        self.con.execute(f"""
             CREATE TABLE changed_statements AS
+            WITH o AS ({self._hashes(self.old)}), n AS ({self._hashes(self.new)})
             SELECT coalesce(n.statement_id, o.statement_id) AS statement_id,
                    coalesce(n.subject, o.subject) AS subject, coalesce(n.property, o.property) AS property,
                    o.entity_id AS old_entity, n.entity_id AS new_entity,
                    CASE WHEN o.statement_id IS NULL THEN 'added' WHEN n.statement_id IS NULL THEN 'removed'
                         WHEN o.hv <> n.hv THEN 'value' WHEN o.rank <> n.rank THEN 'rank'
                         WHEN o.hq <> n.hq THEN 'qualifiers' ELSE 'references' END AS change
-            FROM old_s o FULL OUTER JOIN new_s n ON o.statement_id = n.statement_id
+            FROM o FULL OUTER JOIN n ON o.statement_id = n.statement_id
             WHERE o.statement_id IS NULL OR n.statement_id IS NULL
                OR o.hv <> n.hv OR o.rank IS DISTINCT FROM n.rank OR o.hq <> n.hq OR o.hr <> n.hr""")
-        self.con.execute("DROP TABLE old_s")
-        self.con.execute("DROP TABLE new_s")
         oe, ne = _parquet(self.old, "entities"), _parquet(self.new, "entities")
         ol, nl = _parquet(self.old, "labels"), _parquet(self.new, "labels")
         self.con.execute(f"""
