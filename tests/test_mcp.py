@@ -36,7 +36,8 @@ async def _session(index_dir):
              "subject_id": "Q42", "property_id": "P569"},
             {"subject": "Douglas Adams", "predicate": "date of birth", "object": "1960",
              "subject_id": "Q42", "property_id": "P569"}]})
-        out["verify"] = await client.call_tool("verify_text", {"text": "Douglas Adams was born in 1952."})
+        out["verify"] = await client.call_tool("verify_text", {"text": "Douglas Adams was born in 1962.",
+                                                                "fix": True})
         out["lookup"] = await client.call_tool("lookup_entity", {"query": "Douglas Adams", "k": 3})
         out["show"] = await client.call_tool("show_entity", {"entity_id": "Q42", "property": "P569"})
         out["unknown"] = await client.call_tool("show_entity", {"entity_id": "Q123456789"})
@@ -71,7 +72,10 @@ def test_check_claims_returns_verdicts_with_evidence_statement_ids(session):
 
 def test_verify_text_lookup_and_show(session):
     verify = session["verify"].structured_content
-    assert not session["verify"].is_error and "factuality_degree" in verify and isinstance(verify["claims"], list)
+    assert not session["verify"].is_error and verify["factuality_degree"] == 0.0
+    claim = verify["claims"][0]
+    assert (claim["span"], claim["verdict"]) == ("1962", "REFUTED") and claim["corrections"] == ["11 March 1952"]
+    assert claim["evidence"][0]["statement_id"] == "Q42$fixture-1" and "1952" in verify["fixed_text"]
     assert session["lookup"].structured_content["candidates"][0]["id"] == "Q42"
     show = session["show"].structured_content
     assert show["id"] == "Q42" and [s["statement_id"] for s in show["statements"]] == ["Q42$fixture-1"]
