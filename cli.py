@@ -423,8 +423,8 @@ def diff_cmd(old, new, as_json):
 @main.command()
 @click.argument("results", type=click.Path(dir_okay=False, exists=True))
 @index_option
-@click.option("--old", "old_dir", required=True, type=click.Path(file_okay=False),
-              help="The index RESULTS were checked against.")
+@click.option("--old", "old_dir", default=None, type=click.Path(file_okay=False),
+              help="The index RESULTS were checked against (default: INDEX.previous, kept by --keep-previous).")
 @click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
               help="Updated results (default: RESULTS with .recheck.jsonl).")
 @click.option("--top-k", default=3, show_default=True, type=click.IntRange(1, 50))
@@ -438,6 +438,11 @@ def recheck(results, index_dir, old_dir, output, top_k, tolerance, as_json):
     from kgcheck.verifier.serve.console import recheck_lines
 
     output = output or re.sub(r"(\.jsonl)?$", ".recheck.jsonl", results, count=1)
+    if old_dir is None:
+        old_dir = os.path.abspath(index_dir).rstrip(os.sep) + ".previous"
+        if not os.path.isdir(old_dir):
+            raise click.UsageError("give --old DIR, the index RESULTS were checked against (a build with "
+                                   "--keep-previous keeps it as INDEX.previous)")
     with IndexDiff(old_dir, index_dir) as diff, _open_kg(index_dir) as kg:
         summary = run_recheck(kg, diff, results, output, _check_options(top_k, tolerance))
     if as_json:

@@ -181,3 +181,24 @@ def test_cli_recheck_writes_the_updated_results(builds, tmp_path, monkeypatch):
     assert len((tmp_path / "results.recheck.jsonl").read_text().splitlines()) == 4
     text = runner.invoke(main, ["recheck", str(results), "--index", str(new), "--old", str(old)])
     assert text.exit_code == 0 and "2 verdicts flipped" in text.output and "born: SUPPORTED ->" in text.output
+
+
+def test_cli_recheck_defaults_old_to_the_kept_previous_build(builds, tmp_path, monkeypatch):
+    import os
+
+    from kgcheck.cli import main
+
+    old, new = builds
+    results = tmp_path / "results.jsonl"
+    results.write_text("")
+    runner = CliRunner()
+    lone = tmp_path / "lone"
+    lone.mkdir()
+    res = runner.invoke(main, ["recheck", str(results), "--index", str(lone)])
+    assert res.exit_code == 2 and "--old" in res.output
+    current = tmp_path / "current"
+    os.symlink(new, current)
+    os.symlink(old, tmp_path / "current.previous")  # what `kgcheck build --keep-previous` leaves
+    res = runner.invoke(main, ["recheck", str(results), "--index", str(current), "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["results"] == 0
