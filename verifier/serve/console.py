@@ -119,7 +119,8 @@ def diff_lines(summary: dict, top: int = 20) -> list[str]:
              f"on {st['subjects_touched']:,} subjects"]
     props = list(summary["by_property"].items())
     if props:
-        lines.append(f"by property (top {min(top, len(props))} of {len(props)}):   added  removed  changed")
+        lines.append(f"by property (top {min(top, len(props))} of {len(props)}):")
+        lines.append(f"  {'property':<12} {'added':>12} {'removed':>8} {'changed':>8}")
         lines += [f"  {p:<12} {c['added']:>12,} {c['removed']:>8,} {c['changed']:>8,}" for p, c in props[:top]]
     return lines
 
