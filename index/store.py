@@ -47,6 +47,11 @@ class KG:
 
     @classmethod
     def open(cls, directory: str, embedder=None) -> "KG":
+        """Open an index directory read-only; use it as a context manager (or call `close()`).
+
+        `embedder` is an Embedder, a registered embedder name (loaded on the first vector search), or
+        None for the default ($KGCHECK_EMBEDDER, else minilm); it must be the model the index was built with.
+        """
         directory = os.path.abspath(directory)
         if not os.path.isdir(directory):
             raise IndexError_(f"no index at {directory}; build one with `kgcheck build DUMP --out {directory}`")

@@ -1,0 +1,304 @@
+"""Plug-in registries (embedders, LLM backends, claim readers) and the openai-local backend, against a fake
+OpenAI-compatible server on 127.0.0.1."""
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import sys
+import threading
+import types
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from netguard import no_network
+
+from kgcheck.index import embed
+from kgcheck.index.embed import FakeEmbedder, get_embedder
+from kgcheck.index.plugins import PluginError, Registry
+from kgcheck.verifier.llm import backends
+from kgcheck.verifier.llm.backends import LLMError, load_llm, optional_llm
+from kgcheck.verifier.llm.openai_local import OpenAILocalLLM, loopback_url
+
+# ---------------------------------------------------------------- a plug-in package, made on the fly
+
+
+@pytest.fixture
+def plugin_module(monkeypatch):
+    """A module `kgcheck_test_plugin` with factories, as a user's package would ship them."""
+    module = types.ModuleType("kgcheck_test_plugin")
+    module.small_fake = lambda dim=8: FakeEmbedder(dim)
+    module.not_an_embedder = lambda: "text"
+    module.NOT_CALLABLE = 42
+    module.echo_llm = lambda model=None: backends.FakeLLM(lambda call: {"model": model, "user": call.user})
+    monkeypatch.setitem(sys.modules, "kgcheck_test_plugin", module)
+    return module
+
+
+@pytest.fixture
+def installed(monkeypatch):
+    """installed(group, name, value): an entry point as if a package declared it in its pyproject."""
+    added: dict[str, list] = {}
+    real = importlib.metadata.entry_points
+
+    def fake_entry_points(**params):
+        group = params.get("group")
+        return [*real(**params), *added.get(group, [])] if group else real(**params)
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", fake_entry_points)
+
+    def add(group: str, name: str, value: str) -> None:
+        added.setdefault(group, []).append(importlib.metadata.EntryPoint(name, value, group))
+
+    return add
+
+
+def test_builtins_are_entry_points_and_pyproject_declares_the_same():
+    import tomllib
+    from pathlib import Path
+
+    from kgcheck.verifier.formats.readers import READERS
+
+    declared = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["project"]["entry-points"]
+    for registry in (embed.EMBEDDERS, backends.LLMS, READERS):
+        assert {ep.name: ep.value for ep in registry._builtins} == declared[registry.group]
+        for ep in registry._builtins:
+            assert callable(ep.load())
+
+
+def test_a_plugin_embedder_is_found_by_name_without_editing_kgcheck(plugin_module, installed, monkeypatch):
+    monkeypatch.setattr(embed, "EMBEDDERS", Registry("kgcheck.embedders", "embedder",
+                                                     {"fake-trigram": "kgcheck.index.embed:FakeEmbedder"}))
+    monkeypatch.setattr(embed, "_shared_embedders", {})
+    installed("kgcheck.embedders", "tiny", "kgcheck_test_plugin:small_fake")
+    assert embed.EMBEDDERS.names() == ["fake-trigram", "tiny"]
+    tiny = get_embedder("tiny")
+    assert tiny.name == "fake-trigram-8" and tiny.encode(["a"]).shape == (1, 8)
+    assert get_embedder("tiny") is tiny  # one instance per process
+    monkeypatch.setenv("KGCHECK_EMBEDDER", "tiny")
+    assert get_embedder() is tiny  # the default follows $KGCHECK_EMBEDDER
+
+
+def test_registry_errors_are_clear(plugin_module, installed):
+    registry = Registry("kgcheck.test", "widget", {"one": "kgcheck_test_plugin:small_fake"})
+    installed("kgcheck.test", "num", "kgcheck_test_plugin:NOT_CALLABLE")
+    installed("kgcheck.test", "gone", "kgcheck_test_plugin_absent:thing")
+    installed("kgcheck.test", "one", "kgcheck_test_plugin:echo_llm")  # a second package claims 'one'
+    with pytest.raises(PluginError, match=r"^unknown widget 'two': expected one of one, num, gone \(plug-ins "
+                                          r"register in the entry-point group 'kgcheck.test'\)$"):
+        registry.factory("two")
+    with pytest.raises(PluginError, match="two plug-ins register the widget 'one': kgcheck_test_plugin:small_fake "
+                                          "and kgcheck_test_plugin:echo_llm; uninstall one"):
+        registry.factory("one")
+    with pytest.raises(PluginError, match=r"is not a factory \(not callable\)"):
+        registry.factory("num")
+    with pytest.raises(PluginError, match="cannot load the widget 'gone'.*No module named 'kgcheck_test_plugin_absent'"):
+        registry.factory("gone")
+
+
+def test_settings_a_factory_does_not_take_are_refused(plugin_module):
+    registry = Registry("kgcheck.test", "widget", {"fake": "kgcheck_test_plugin:small_fake"})
+    assert registry.create("fake", dim=4, colour=None).dim == 4  # None: not given
+    with pytest.raises(PluginError, match="^the widget 'fake' does not take colour$"):
+        registry.create("fake", colour="red")
+
+
+def test_an_embedder_factory_must_make_an_embedder(plugin_module, installed, monkeypatch):
+    monkeypatch.setattr(embed, "_shared_embedders", {})
+    monkeypatch.setattr(embed, "EMBEDDERS", Registry("kgcheck.embedders", "embedder", {}))
+    installed("kgcheck.embedders", "bad", "kgcheck_test_plugin:not_an_embedder")
+    with pytest.raises(PluginError, match="^the embedder 'bad' made a str, not an Embedder$"):
+        get_embedder("bad")
+
+
+def test_kg_open_takes_an_embedder_name(mini_kg_dir, monkeypatch):
+    """A name is resolved on the first vector search, through the registry; a wrong model is refused."""
+    from kgcheck.index.manifest import IndexError_
+    from kgcheck.index.store import KG
+
+    monkeypatch.setattr(embed, "_shared_embedders", {})
+    with KG.open(str(mini_kg_dir), embedder="fake-trigram") as kg:
+        assert kg.searcher().embedder.name == "fake-trigram-64"  # the model the fixture index was built with
+    with KG.open(str(mini_kg_dir), embedder="nope") as kg, pytest.raises(PluginError, match="unknown embedder 'nope'"):
+        kg.searcher().embedder
+    monkeypatch.setitem(embed._shared_embedders, "other", FakeEmbedder(32))
+    with KG.open(str(mini_kg_dir), embedder="other") as kg, pytest.raises(IndexError_, match="fake-trigram-32"):
+        kg.searcher().embedder
+
+
+# ---------------------------------------------------------------- LLM backends by name
+
+
+def test_a_plugin_llm_backend_is_found_by_name(plugin_module, installed, monkeypatch):
+    monkeypatch.setattr(backends, "LLMS", Registry("kgcheck.llms", "LLM backend", {}))
+    installed("kgcheck.llms", "echo", "kgcheck_test_plugin:echo_llm")
+    llm = load_llm("m1", backend="echo")
+    assert llm.complete_json("s", "hi", {}, 5) == {"model": "m1", "user": "hi"}
+    with pytest.raises(LLMError, match="^the LLM backend 'echo' does not take url$"):
+        load_llm(backend="echo", url="http://127.0.0.1:1/v1")
+    with pytest.raises(LLMError, match="^unknown LLM backend 'nope': expected one of echo"):
+        load_llm(backend="nope")
+    monkeypatch.setenv("KGCHECK_LLM_BACKEND", "echo")
+    assert load_llm().complete_json("s", "x", {}, 5) == {"model": None, "user": "x"}
+
+
+def test_the_default_backend_is_llama_cpp_and_opens_no_socket(monkeypatch, tmp_path):
+    """The no-network guarantee of the default: loading and asking the in-process model touch no socket."""
+    calls = []
+
+    class StubLlama:
+        def __init__(self, **kwargs):
+            pass
+
+        def create_chat_completion(self, **kwargs):
+            calls.append(kwargs)
+            return {"choices": [{"message": {"content": '{"a": 1}'}, "finish_reason": "stop"}]}
+
+    monkeypatch.setitem(sys.modules, "llama_cpp", types.SimpleNamespace(Llama=StubLlama))
+    monkeypatch.setattr(backends, "_LOADED_MODELS", {})
+    monkeypatch.delenv("KGCHECK_LLM_BACKEND", raising=False)
+    gguf = tmp_path / "m.gguf"
+    gguf.write_bytes(b"GGUF")
+    monkeypatch.setenv("KGCHECK_MODEL", str(gguf))
+    with no_network():
+        llm = optional_llm(True, None, print)
+        assert isinstance(llm, backends.LlamaCppLLM) and llm.complete_json("s", "u", {}, 5) == {"a": 1}
+    assert len(calls) == 1
+
+
+def test_llm_url_alone_implies_openai_local_and_the_llm():
+    llm = optional_llm(None, None, print, url="http://127.0.0.1:9/v1")
+    assert isinstance(llm, OpenAILocalLLM) and llm.url == "http://127.0.0.1:9/v1"
+    assert optional_llm(False, None, print, url="http://127.0.0.1:9/v1") is None
+
+
+# ---------------------------------------------------------------- openai-local: loopback only
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8080/v1/", "http://localhost:8080/v1", "http://[::1]:8080/v1",
+                                 "https://127.0.0.2/v1"])
+def test_loopback_urls_are_accepted(url):
+    assert loopback_url(url) == url.rstrip("/")
+
+
+@pytest.mark.parametrize("url, message", [
+    ("http://10.0.0.5:8080/v1", "refusing LLM endpoint http://10.0.0.5:8080/v1: host 10.0.0.5 is not loopback "
+                                "(127.0.0.1, ::1 or localhost); kgcheck never sends text off this machine"),
+    ("http://api.openai.com/v1", "refusing LLM endpoint http://api.openai.com/v1: host api.openai.com is not "
+                                 "loopback (127.0.0.1, ::1 or localhost); kgcheck never sends text off this machine"),
+    ("http://localhost.example.com/v1", "host localhost.example.com is not loopback"),
+    ("ftp://127.0.0.1/v1", "--llm-url must be an http:// URL of a local server, like http://127.0.0.1:8080/v1; "
+                           "got 'ftp://127.0.0.1/v1'"),
+    ("127.0.0.1:8080", "--llm-url must be an http:// URL"),
+])
+def test_non_loopback_urls_are_refused_before_any_connection(url, message):
+    with no_network(), pytest.raises(LLMError) as caught:
+        load_llm(url=url)
+    assert message in str(caught.value)
+
+
+class _FakeOpenAI(BaseHTTPRequestHandler):
+    """A tiny OpenAI-compatible /v1/chat/completions: records requests, answers from `reply`."""
+
+    requests: list[dict] = []
+    reply: object = None
+    status = 200
+
+    def do_POST(self):  # noqa: N802 - http.server's naming
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).requests.append({"path": self.path, "body": body})
+        data = self.reply if isinstance(self.reply, bytes) else json.dumps(self.reply).encode()
+        self.send_response(self.status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def fake_server(monkeypatch):
+    handler = type("Handler", (_FakeOpenAI,), {"requests": [], "reply": None, "status": 200})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    # A proxy from the environment must not carry a loopback request elsewhere.
+    monkeypatch.setenv("http_proxy", "http://192.0.2.1:3128")
+    monkeypatch.setenv("HTTP_PROXY", "http://192.0.2.1:3128")
+    yield handler, f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+    server.server_close()
+
+
+def _chat(content: str, finish: str = "stop") -> dict:
+    return {"choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish}]}
+
+
+def test_openai_local_sends_a_json_schema_request_and_parses_the_answer(fake_server):
+    handler, url = fake_server
+    handler.reply = _chat('[{"subject": "A", "predicate": "p", "object": "B"}]')
+    schema = {"type": "array", "items": {"type": "object"}}
+    llm = load_llm(model="big-model", url=url + "/")
+    assert llm.complete_json("sys", "user", schema, 64) == [{"subject": "A", "predicate": "p", "object": "B"}]
+    [request] = handler.requests
+    assert request["path"] == "/v1/chat/completions"
+    body = request["body"]
+    assert body["messages"] == [{"role": "system", "content": "sys"}, {"role": "user", "content": "user"}]
+    assert body["response_format"] == {"type": "json_schema",
+                                       "json_schema": {"name": "answer", "strict": True, "schema": schema}}
+    assert (body["model"], body["max_tokens"], body["temperature"], body["stream"]) == ("big-model", 64, 0.0, False)
+
+
+def test_openai_local_errors_keep_the_raw_answer_and_say_why(fake_server):
+    handler, url = fake_server
+    llm = OpenAILocalLLM(url)
+    handler.reply = _chat('[{"subject": "A", "pred', finish="length")
+    with pytest.raises(LLMError, match=r"not valid JSON \(hit max_tokens\)") as caught:
+        llm.complete_json("s", "u", {}, 5)
+    assert caught.value.raw == '[{"subject": "A", "pred'
+    handler.reply = {"error": "no"}
+    with pytest.raises(LLMError, match=r"answered without choices\[0\]\.message: \{\"error\": \"no\"\}"):
+        llm.complete_json("s", "u", {}, 5)
+    handler.reply, handler.status = b'{"error": {"message": "model not loaded"}}', 503
+    with pytest.raises(LLMError, match=f"^the LLM endpoint {url} answered HTTP 503: .*model not loaded"):
+        llm.complete_json("s", "u", {}, 5)
+    handler.reply, handler.status = b"<html>", 200
+    with pytest.raises(LLMError, match="did not answer JSON: '<html>'"):
+        llm.complete_json("s", "u", {}, 5)
+    with pytest.raises(LLMError, match="contains a quote or backslash"):
+        llm.complete_json("s", "u", {"enum": ['a"b']}, 5)  # the same schemas as the in-process backend
+
+
+def test_openai_local_with_no_server_is_a_clear_error():
+    import socket
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(LLMError, match=rf"^cannot reach the LLM endpoint http://127.0.0.1:{port}/v1 .*"
+                                       r"is llama-server running there\?$"):
+        OpenAILocalLLM(f"http://127.0.0.1:{port}/v1", timeout=5).complete_json("s", "u", {}, 5)
+
+
+def test_openai_local_refuses_redirects(fake_server):
+    handler, url = fake_server
+
+    class Redirect(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802
+            self.send_response(307)
+            self.send_header("Location", "http://192.0.2.1/v1/chat/completions")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with pytest.raises(LLMError, match="redirected to http://192.0.2.1/v1/chat/completions: refused"):
+            OpenAILocalLLM(f"http://127.0.0.1:{server.server_address[1]}/v1", timeout=5).complete_json("s", "u", {}, 5)
+    finally:
+        server.shutdown()
+        server.server_close()
