@@ -257,6 +257,23 @@ def show(entity_id, index_dir, prop, about, as_json):
         click.echo(line)
 
 
+class _FormatChoice(click.Choice):
+    """The registered claims formats (built-ins, then plug-ins), looked up only when `check` parses them."""
+
+    def __init__(self):
+        super().__init__(())
+
+    @property
+    def choices(self):
+        from kgcheck.verifier.formats.readers import formats
+
+        return tuple(formats())
+
+    @choices.setter
+    def choices(self, _value):
+        pass
+
+
 def _check_options(top_k, tolerance):
     from kgcheck.verifier.claims.check import CheckOptions
 
@@ -268,7 +285,7 @@ def _check_options(top_k, tolerance):
 @index_option
 @click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
               help="Results JSONL; re-running with the same file skips ids already written.")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "tsv", "nt"]), default=None,
+@click.option("--format", "fmt", type=_FormatChoice(), default=None,
               help="Input format (default: from the extension, then the content).")
 @click.option("--top-k", default=3, show_default=True, type=click.IntRange(1, 50), help="Evidence per claim.")
 @click.option("--tolerance", default=0.01, show_default=True, type=click.FloatRange(0, 1),

@@ -302,3 +302,88 @@ def test_openai_local_refuses_redirects(fake_server):
     finally:
         server.shutdown()
         server.server_close()
+
+
+# ---------------------------------------------------------------- claim readers by name and suffix
+
+
+def _pipe_reader_module(monkeypatch):
+    from kgcheck.verifier.formats.base import ClaimReader, bad_claim, is_skipped, make_claim
+
+    class PipeReader(ClaimReader):
+        """subject | predicate | object, one a line."""
+
+        suffixes = (".psv",)
+
+        def read(self, lines, first, source):
+            for number, line in lines:
+                if is_skipped(line.strip()):
+                    continue
+                parts = [p.strip() for p in line.decode().split("|")]
+                if len(parts) != 3:
+                    yield bad_claim(number, f"expected 3 parts, found {len(parts)}", line)
+                else:
+                    yield make_claim(f"line-{number}", *parts, None, None, None, (), None, number)
+
+    module = types.ModuleType("kgcheck_test_reader")
+    module.PipeReader = PipeReader
+    module.NotAReader = lambda: object()
+    monkeypatch.setitem(sys.modules, "kgcheck_test_reader", module)
+
+
+def test_a_plugin_claims_format_is_read_by_name_and_by_suffix(tmp_path, installed, monkeypatch):
+    from kgcheck.verifier.errors import VerifierError
+    from kgcheck.verifier.formats import readers
+    from kgcheck.verifier.model import BadClaim, Claim
+
+    _pipe_reader_module(monkeypatch)
+    monkeypatch.setattr(readers, "READERS", Registry("kgcheck.readers", "claims format",
+                                                     {ep.name: ep.value for ep in readers.READERS._builtins}))
+    installed("kgcheck.readers", "pipes", "kgcheck_test_reader:PipeReader")
+    installed("kgcheck.readers", "broken", "kgcheck_test_reader:NotAReader")
+    assert readers.formats() == ["jsonl", "csv", "tsv", "nt", "pipes", "broken"]
+    path = tmp_path / "claims.psv"
+    path.write_text("# a comment\nDouglas Adams | date of birth | 1952\nno pipes here\n")
+    items = list(readers.read_claims(str(path)))
+    assert [type(i) for i in items] == [Claim, BadClaim]
+    assert (items[0].subject, items[0].predicate, items[0].object, items[0].source_line) == \
+        ("Douglas Adams", "date of birth", "1952", 2)
+    assert items[1].error == "expected 3 parts, found 1" and items[1].line == 3
+    other = tmp_path / "claims.txt"
+    other.write_text("A | b | c\n")
+    assert [c.subject for c in readers.read_claims(str(other), "pipes")] == ["A"]
+    # A known suffix stays with its built-in reader; an unknown one with no plug-in falls back to the content.
+    assert [c.subject for c in readers.read_claims(str(_write(tmp_path / "c.csv", "s,p,o\nA,b,c\n")))] == ["A"]
+    with pytest.raises(VerifierError, match="^the claims format 'broken' made a object, not a ClaimReader$"):
+        readers.read_claims(str(other), "broken")
+    with pytest.raises(VerifierError, match="^unknown claims format 'xml': expected one of jsonl, csv, tsv, nt, "
+                                            "pipes, broken$"):
+        readers.read_claims(str(other), "xml")
+
+
+def _write(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_the_cli_takes_a_plugin_format_and_an_embedder_by_name(tmp_path, installed, monkeypatch, mini_kg_dir):
+    from click.testing import CliRunner
+
+    from kgcheck.cli import main
+    from kgcheck.verifier.formats import readers
+
+    _pipe_reader_module(monkeypatch)
+    monkeypatch.setattr(readers, "READERS", Registry("kgcheck.readers", "claims format",
+                                                     {ep.name: ep.value for ep in readers.READERS._builtins}))
+    monkeypatch.setattr(embed, "_shared_embedders", {})
+    installed("kgcheck.readers", "pipes", "kgcheck_test_reader:PipeReader")
+    path = _write(tmp_path / "claims.txt", "Douglas Adams | place of birth | Cambridge\n")
+    out = tmp_path / "out.jsonl"
+    result = CliRunner().invoke(main, ["check", str(path), "--format", "pipes", "--index", str(mini_kg_dir),
+                                       "--embedder", "fake-trigram", "-o", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    [row] = [json.loads(line) for line in out.read_text().splitlines()]
+    assert row["id"] == "line-1" and row["verdict"] in ("SUPPORTED", "REFUTED", "NOT_ENOUGH_INFO")
+    result = CliRunner().invoke(main, ["lookup", "Douglas", "--index", str(mini_kg_dir), "--embedder", "nope"])
+    assert result.exit_code == 1
+    assert result.output.startswith("kgcheck: error: unknown embedder 'nope': expected one of minilm, fake-trigram")
