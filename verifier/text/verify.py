@@ -186,7 +186,12 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
                 checker: Checker | None = None, properties=None) -> TextReport:
     """Extract claims from `text`, judge each against the graph, score, and optionally fix and enrich.
 
-    `properties` (property ids) limits the claims to those properties, e.g. an ontology's relations.
+    `kg` is an open `KG`. Claims are found graph-first (mentions linked to the index, then the graph's own
+    facts about them); `llm` (an `LLM`, e.g. `kgcheck.verifier.llm.backends.load_llm()`) adds claims a
+    model reads. `fix` rewrites refuted claims with the graph's values (`rounds` times); `enrich` adds
+    the most relevant graph facts. `properties` (property ids) limits the claims to those properties,
+    e.g. an ontology's relations. Returns a `TextReport` (claims with verdicts and evidence, a score;
+    `report_to_dict` gives its JSON form).
     """
     checker = checker or Checker(kg)
     sentences, kg_claims = extract_claims(kg, checker.facts, text, llm, properties)
