@@ -162,7 +162,7 @@ def related_facts(kg, checker: Checker, text: str, subject_ids: list[str], n: in
     """Factum: the top-n properties of the linked entities by similarity to the text, then the top-m facts."""
     from kgcheck.index.render import plain_value
 
-    from kgcheck.verifier.claims.judge import _LabelView
+    from kgcheck.verifier.claims.judge import LabelView
 
     statements = kg.statements_for(subject_ids)
     facts = checker.facts
@@ -174,7 +174,7 @@ def related_facts(kg, checker: Checker, text: str, subject_ids: list[str], n: in
             scored.append((facts.predicate_similarity(text, st.property), st))
     top_props = list(dict.fromkeys(st.property for _, st in sorted(scored, key=lambda t: -t[0])))[:n]
     chosen = [t for t in sorted(scored, key=lambda t: -t[0]) if t[1].property in top_props][:m]
-    labels = _LabelView(facts)
+    labels = LabelView(facts)
     return [{"subject": st.subject, "subject_label": facts.label(st.subject), "property": st.property,
              "property_label": facts.label(st.property), "value": plain_value(st.value, labels),
              "statement_id": st.statement_id, "score": round(score, 4),
