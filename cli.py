@@ -425,6 +425,7 @@ def faithfulness(reasoning, graph_file, threshold, as_json):
 @click.option("--llm/--no-llm", "use_llm", default=False, help="Use the GGUF model for claim extraction.")
 @click.option("--model", default=None, help="Path of a GGUF model (a server setting, never a request parameter).")
 @click.option("--timeout", default=30.0, show_default=True, type=click.FloatRange(1), help="Seconds per request.")
+@embedder_option
 @handle_errors
 def serve(index_dir, host, port, use_llm, model, timeout):
     """A local HTTP API (/verify, /check, /lookup, /entity/{id}, /health) and a web page at /."""
@@ -432,7 +433,7 @@ def serve(index_dir, host, port, use_llm, model, timeout):
 
     from kgcheck.verifier.serve.server import create_app
 
-    app = create_app(index_dir, model=model, use_llm=use_llm, request_timeout_s=timeout)
+    app = create_app(index_dir, model=model, use_llm=use_llm, request_timeout_s=timeout, embedder=_embedder())
     click.echo(f"kgcheck serving {index_dir} on http://{host}:{port}/", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 

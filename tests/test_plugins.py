@@ -387,3 +387,13 @@ def test_the_cli_takes_a_plugin_format_and_an_embedder_by_name(tmp_path, install
     result = CliRunner().invoke(main, ["lookup", "Douglas", "--index", str(mini_kg_dir), "--embedder", "nope"])
     assert result.exit_code == 1
     assert result.output.startswith("kgcheck: error: unknown embedder 'nope': expected one of minilm, fake-trigram")
+
+
+def test_the_environment_chooses_the_backend_when_no_option_does(monkeypatch):
+    monkeypatch.delenv("KGCHECK_LLM_BACKEND", raising=False)
+    monkeypatch.setenv("KGCHECK_LLM_URL", "http://127.0.0.1:9/v1")
+    llm = load_llm()
+    assert isinstance(llm, OpenAILocalLLM) and llm.url == "http://127.0.0.1:9/v1"
+    monkeypatch.setenv("KGCHECK_LLM_URL", "http://192.0.2.7/v1")
+    with pytest.raises(LLMError, match="host 192.0.2.7 is not loopback"):
+        load_llm()

@@ -200,6 +200,7 @@ def llama_cpp_backend(model: str | None = None) -> LLM:
 
 DEFAULT_BACKEND = "llama-cpp"
 BACKEND_ENV_VAR = "KGCHECK_LLM_BACKEND"
+URL_ENV_VAR = "KGCHECK_LLM_URL"  # read by openai-local when no url is given
 # The built-ins, as the entry points pyproject.toml declares (a source checkout has no installed metadata).
 LLMS = Registry("kgcheck.llms", "LLM backend", {
     "llama-cpp": "kgcheck.verifier.llm.backends:llama_cpp_backend",
@@ -208,9 +209,13 @@ LLMS = Registry("kgcheck.llms", "LLM backend", {
 
 
 def load_llm(model: str | None = None, backend: str | None = None, url: str | None = None) -> LLM:
-    """The LLM backend registered as `backend` (default $KGCHECK_LLM_BACKEND, else llama-cpp; a `url`
-    alone means openai-local), given `model` and `url` when set. Raises LLMError."""
-    backend = backend or ("openai-local" if url else os.environ.get(BACKEND_ENV_VAR) or DEFAULT_BACKEND)
+    """The LLM backend registered as `backend`, given `model` and `url` when set. Raises LLMError.
+
+    Without `backend`: openai-local when a `url` is given, else $KGCHECK_LLM_BACKEND, else openai-local
+    when $KGCHECK_LLM_URL is set, else llama-cpp (so `kgcheck serve --llm` follows the environment too).
+    """
+    backend = backend or ("openai-local" if url else os.environ.get(BACKEND_ENV_VAR)
+                          or ("openai-local" if os.environ.get(URL_ENV_VAR) else DEFAULT_BACKEND))
     try:
         llm = LLMS.create(backend, model=model, url=url)
     except PluginError as exc:

@@ -19,9 +19,8 @@ import urllib.error
 import urllib.request
 from urllib.parse import urlsplit
 
-from kgcheck.verifier.llm.backends import LLM, LLMError, check_grammar_safe
+from kgcheck.verifier.llm.backends import LLM, URL_ENV_VAR, LLMError, check_grammar_safe
 
-URL_ENV_VAR = "KGCHECK_LLM_URL"
 DEFAULT_URL = "http://127.0.0.1:8080/v1"
 DEFAULT_TIMEOUT_S = 120.0  # a bigger model on a CPU can take a minute for a long answer
 ERROR_BODY_CHARS = 200
