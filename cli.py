@@ -64,15 +64,10 @@ def index_option(fn):
 
 
 def embedder_option(fn):
-    """--embedder NAME: a registered embedder (entry-point group kgcheck.embedders); read by `_embedder()`."""
-
-    def remember(ctx, _param, value):
-        ctx.meta["kgcheck.embedder"] = value
-        return value
-
-    return click.option("--embedder", default=None, expose_value=False, callback=remember,
-                        show_default="$KGCHECK_EMBEDDER or minilm",
-                        help="Embedder by name (the one the index was built with; plug-ins may add more).")(fn)
+    """--embedder NAME (entry-point group kgcheck.embedders), kept in the click context for `_embedder()`."""
+    return click.option("--embedder", default=None, expose_value=False, show_default="$KGCHECK_EMBEDDER or minilm",
+                        callback=lambda ctx, _param, value: ctx.meta.__setitem__("kgcheck.embedder", value),
+                        help="Embedder by name: the one the index was built with (plug-ins may add more).")(fn)
 
 
 def _embedder() -> str | None:
@@ -270,7 +265,7 @@ class _FormatChoice(click.Choice):
         return tuple(formats())
 
     @choices.setter
-    def choices(self, _value):
+    def choices(self, _value):  # click.Choice.__init__ assigns it
         pass
 
 
