@@ -4,7 +4,7 @@ Every embedder returns float32 rows, L2-normalised, so cosine similarity is a do
 found by name (`get_embedder("minilm")`, CLI `--embedder NAME`) in the entry-point group
 `kgcheck.embedders`: a factory taking keyword settings and returning an `Embedder`. Built in: `minilm`
 (the default, $KGCHECK_EMBEDDER overrides) and `fake-trigram` (tests, demos). A plug-in may wrap any
-sentence-transformers model or device, e.g. `SentenceTransformerEmbedder("/models/e5", device="cuda")`;
+sentence-transformers model or device, e.g. `SentenceTransformerEmbedder("/models/e5", "e5-small", device="cuda")`;
 an index is read only with an embedder of the same `name` (the model it was built with).
 
 Speed of `MiniLMEmbedder.encode`: 20,000 real English labels of wikidata-wd50k.json.bz2
@@ -56,12 +56,11 @@ def _normalise_rows(vectors: np.ndarray) -> np.ndarray:
 class SentenceTransformerEmbedder(Embedder):
     """Any sentence-transformers model from a local directory, offline; batches sorted by token count.
 
-    `name` is what an index records as its model (default: the directory's name): two embedders of the
-    same name must give the same vectors, whatever the device.
+    `name` is what an index records as its model: two embedders of the same name must give the same
+    vectors, whatever the device (an index is only read with the model it was built with).
     """
 
-    def __init__(self, model_path: str | os.PathLike, name: str | None = None, batch_size: int = 256,
-                 device: str = "cpu"):
+    def __init__(self, model_path: str | os.PathLike, name: str, batch_size: int = 256, device: str = "cpu"):
         # Offline flags must be set before sentence_transformers/transformers are imported,
         # otherwise the hub client may already have decided to go online.
         os.environ["HF_HUB_OFFLINE"] = "1"
@@ -70,7 +69,7 @@ class SentenceTransformerEmbedder(Embedder):
         from sentence_transformers import SentenceTransformer
 
         torch.set_num_threads(os.cpu_count() or 1)
-        self.name = name or os.path.basename(os.path.normpath(str(model_path)))
+        self.name = name
         self.batch_size = batch_size
         self.device = device
         self._model = SentenceTransformer(str(model_path), device=device)

