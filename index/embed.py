@@ -73,7 +73,10 @@ class SentenceTransformerEmbedder(Embedder):
         self.batch_size = batch_size
         self.device = device
         self._model = SentenceTransformer(str(model_path), device=device)
-        self.dim = int(self._model.get_sentence_embedding_dimension())
+        # sentence-transformers 5.x renamed the method; older releases only have the first name.
+        dimension = (getattr(self._model, "get_embedding_dimension", None)
+                     or self._model.get_sentence_embedding_dimension)
+        self.dim = int(dimension())
         self._model.eval()
         self._tokenizer = self._model.tokenizer
         self._max_tokens = self._model.max_seq_length
