@@ -69,6 +69,8 @@ class ChunkStats:
     saw_close: bool = False
     max_modified: str | None = None
     python_lines: int = 0  # entity lines converted by rows.py (the rest, by the C builder)
+    invalid_values: Counter = field(default_factory=Counter)  # table -> values stored as invalid
+    invalid: list = field(default_factory=list)  # dicts like `errors`, one per invalid value (one chunk's)
 
     def merge(self, other: "ChunkStats") -> None:
         self.lines += other.lines
@@ -77,6 +79,7 @@ class ChunkStats:
         self.statements += other.statements
         self.python_lines += other.python_lines
         self.skipped.update(other.skipped)
+        self.invalid_values.update(other.invalid_values)
         self.bad_lines.update(other.bad_lines)
         self.saw_open |= other.saw_open
         self.saw_close |= other.saw_close
@@ -150,6 +153,15 @@ def _error(stats: ChunkStats, line_no: int, offset: int, kind: str, reason: str,
                          "text": line[:200].decode("utf-8", "replace")})
 
 
+def _invalid(stats: ChunkStats, line_no: int, offset: int, invalid: list) -> None:
+    """Values stored as invalid (the statement kept): counted, and reported with their statement id."""
+    for table, sid, prop, reason in invalid:
+        stats.invalid_values[table] += 1
+        stats.invalid.append({"line": line_no, "offset": offset, "kind": "invalid-value", "table": table,
+                              "statement_id": sid, "property": prop, "reason": reason})
+    invalid.clear()
+
+
 def convert_chunk(chunk: Chunk, languages: tuple[str, ...], writer: PartWriter) -> ChunkStats:
     """Rows of every entity line of the chunk into `writer`; never raises on bad input.
 
@@ -205,6 +217,8 @@ def convert_line(line: bytes, line_no: int, offset: int, languages: tuple[str, .
             raise BadValue("line is not a JSON object")
         stats.statements += entity_rows(entity, languages, buffers)
         stats.entities += 1
+        if buffers.invalid:
+            _invalid(stats, line_no, offset, buffers.invalid)
         modified = entity.get("modified")
         if modified and (stats.max_modified is None or modified > stats.max_modified):
             stats.max_modified = modified

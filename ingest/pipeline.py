@@ -79,8 +79,10 @@ def _worker_main(tasks, results, parts_dir: str, worker: int, n_workers: int, la
                 if chunk is None:
                     break
                 stats = convert_chunk(chunk, languages, writer)
-                for err in stats.errors:
+                # In line order: merge_error_files merges the workers' files by line.
+                for err in sorted(stats.errors + stats.invalid, key=lambda e: e["line"]):
                     errors_out.write(orjson.dumps(err) + b"\n")
+                stats.invalid = []
                 if stats.errors:
                     stats.errors = []
                     gc.collect()  # a caught exception leaves a frame/traceback cycle behind
@@ -334,6 +336,9 @@ def _manifest(read: _ReadResult, counts: dict, opts: IngestOptions, started: flo
         "skipped_entities": dict(sorted(stats.skipped.items())),
         "bad_lines": {"total": sum(stats.bad_lines.values()), "by_reason": dict(sorted(stats.bad_lines.items())),
                       "file": ERRORS},
+        # Values that broke the Wikibase rules: stored marked invalid (statement kept), listed in ERRORS.
+        "invalid_values": {"total": sum(stats.invalid_values.values()),
+                           "by_table": dict(sorted(stats.invalid_values.items())), "file": ERRORS},
         "limit": opts.limit,
         "limit_reached": read.limit_reached,
         "workers": opts.worker_count(),

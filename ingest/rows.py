@@ -1,7 +1,7 @@
 """One parsed entity -> rows of the five tables (entities, labels, statements, qualifiers, references)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .values import VALUE_COLUMNS, BadValue, checked_text, snak_columns
 
@@ -54,6 +54,9 @@ class RowBuffers:
     statements: list
     qualifiers: list
     references: list
+    # (table, statement_id, property, reason) of each value stored as invalid; the caller reports
+    # and empties it (convert.convert_line).
+    invalid: list = field(default_factory=list)
 
     @classmethod
     def empty(cls) -> "RowBuffers":
@@ -118,6 +121,14 @@ def _reference_rows(sid: str, eid: str, references, out: list) -> int:
     return len(references)
 
 
+def invalid_seen(rows: list) -> bool:
+    """Any row whose value was stored as invalid (its last column, `invalid`, holds the reason)."""
+    for r in rows:
+        if r[-1] is not None:
+            return True
+    return False
+
+
 def entity_rows(entity: dict, languages: tuple[str, ...], out: RowBuffers) -> int:
     """Append the entity's rows to `out`; return its statement count.
 
@@ -164,6 +175,10 @@ def entity_rows(entity: dict, languages: tuple[str, ...], out: RowBuffers) -> in
             add_statement((sid, eid, s_prop, rank, order, n_qual, n_ref) + snak_columns(mainsnak))
             order += 1
 
+    if invalid_seen(statement_rows) or invalid_seen(qualifier_rows) or invalid_seen(reference_rows):
+        for table, rows, prop_at in (("statements", statement_rows, 2), ("qualifiers", qualifier_rows, 3),
+                                     ("references", reference_rows, 5)):
+            out.invalid.extend((table, r[0], r[prop_at], r[-1]) for r in rows if r[-1] is not None)
     out.entities.append((
         eid, etype, _pick(labels, languages), _pick(descriptions, languages), checked_text(entity.get("datatype")),
         len(_mapping(entity.get("sitelinks"))), len(statement_rows), checked_text(entity.get("modified")),

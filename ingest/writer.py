@@ -15,7 +15,7 @@ import duckdb
 from .rows import TABLES
 from .tables import SORT_KEYS, build_tables, create_views, quote, set_search_path  # noqa: F401 - re-exported
 
-SCHEMA_VERSION = 2  # 2: statements.statement_order
+SCHEMA_VERSION = 3  # 2: statements.statement_order; 3: amount/lower/upper_text, invalid
 DB_FILE = "kg.duckdb"
 MANIFEST = "manifest.json"
 ERRORS = "errors.jsonl"

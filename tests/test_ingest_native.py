@@ -34,7 +34,7 @@ def both(tmp_path_factory, data: bytes, languages=("en",)):
 def assert_same(tmp_path_factory, data: bytes, languages=("en",)):
     (py_stats, py_tables), (c_stats, c_tables) = both(tmp_path_factory, data, languages)
     for field in ("lines", "brackets", "entities", "statements", "skipped", "bad_lines", "errors", "saw_open",
-                  "saw_close", "max_modified"):
+                  "saw_close", "max_modified", "invalid_values", "invalid"):
         assert getattr(c_stats, field) == getattr(py_stats, field), field
     for name in py_tables:
         assert c_tables[name] == py_tables[name], name

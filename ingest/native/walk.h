@@ -12,7 +12,7 @@
 
 enum { T_ENTITIES, T_LABELS, T_STATEMENTS, T_QUALIFIERS, T_REFERENCES, N_TABLES };
 
-#define VALUE_KINDS "sssssssbsiiidsdddddss"
+#define VALUE_KINDS "sssssssbsiiidsdddddss" "ssss" /* + amount_text, lower_text, upper_text, invalid */
 extern const char *TABLE_KINDS[N_TABLES];
 
 typedef struct {
