@@ -24,8 +24,9 @@ import orjson
 from . import __version__
 from .convert import ROW_BUDGET, ChunkStats, PartWriter, convert_chunk, native_available
 from .dump import Chunk, DumpError, DumpReader, check_source, sniff_compression
+from .languages import missing_languages
 from .writer import (_pid_alive, ERRORS, MANIFEST, MANIFEST_KIND, SCHEMA_VERSION, IngestError, assemble_tables,
-                     check_replaceable, merge_error_files, publish, staging_dir, write_json)
+                     check_replaceable, labels_by_language, merge_error_files, publish, staging_dir, write_json)
 
 __all__ = ["IngestError", "IngestOptions", "ingest"]
 
@@ -300,10 +301,13 @@ def ingest(dump: str, out_dir: str, opts: IngestOptions = IngestOptions()) -> di
             raise IngestError(f"{dump} holds no items or properties ({bad:,} unreadable lines, "
                               f"{sum(stats.skipped.values()):,} skipped): is it a Wikidata JSON dump?")
         counts = assemble_tables(build_dir, parts_dir, opts.worker_count(), opts.memory_limit)
+        labels = labels_by_language(build_dir)
         merge_error_files(sorted(glob.glob(os.path.join(parts_dir, "errors-*.jsonl"))),
                           os.path.join(build_dir, ERRORS))
         shutil.rmtree(parts_dir)
         manifest = _manifest(read, counts, opts, started, converted)
+        manifest["labels_by_language"] = labels
+        manifest["languages_without_labels"] = missing_languages(opts.languages, labels)
         write_json(os.path.join(build_dir, MANIFEST), manifest)
         publish(build_dir, out_dir, opts.keep_previous)
         return manifest

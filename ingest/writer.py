@@ -7,6 +7,7 @@ import glob
 import heapq
 import json
 import os
+import re
 import shutil
 import time
 
@@ -59,6 +60,17 @@ def _assemble(build_dir: str, parts_dir: str, threads: int, memory_limit: str) -
     return counts
 
 
+def labels_by_language(build_dir: str) -> dict[str, int]:
+    """Labels and aliases kept per language (the manifest's; a requested language with none is named)."""
+    con = duckdb.connect()
+    try:
+        rows = con.execute("SELECT language, count(*) FROM read_parquet(?) GROUP BY language ORDER BY language",
+                           [os.path.join(build_dir, "labels.parquet")]).fetchall()
+    finally:
+        con.close()
+    return {lang: n for lang, n in rows}
+
+
 def open_database(directory: str, read_only: bool = True) -> duckdb.DuckDBPyConnection:
     """A connection to DIR/kg.duckdb whose tables resolve wherever DIR now lives: after ingest they
     are views over DIR/<table>.parquet by relative path, found through `file_search_path`."""
@@ -99,6 +111,26 @@ def remove_stale_builds(out_dir: str) -> None:
             continue
         if not _pid_alive(pid):
             shutil.rmtree(path, ignore_errors=True)
+
+
+def build_staging_dir(out_dir: str) -> str:
+    """`kgcheck build`'s OUT.new-<pid> (ingest, then index, then publish); those of dead pids go first."""
+    out_dir = os.path.abspath(out_dir)
+    remove_stale_staging(out_dir)
+    return f"{out_dir}.new-{os.getpid()}"
+
+
+def remove_stale_staging(out_dir: str) -> list[str]:
+    """OUT.new-<pid>[.building-…] left by a `kgcheck build` that was killed (SIGKILL runs no cleanup):
+    removed when that pid is gone. Returns the paths removed."""
+    removed = []
+    prefix = f"{out_dir}.new-"
+    for path in glob.glob(glob.escape(prefix) + "*"):
+        digits = re.match(r"[0-9]+", path[len(prefix):])
+        if digits and os.path.isdir(path) and not os.path.islink(path) and not _pid_alive(int(digits[0])):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
 
 
 def _pid_alive(pid: int) -> bool:
