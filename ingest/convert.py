@@ -41,7 +41,7 @@ _ARROW_TYPES = {"string": pa.string(), "int8": pa.int8(), "int32": pa.int32(), "
 SCHEMAS = {
     name: pa.schema([(col, _ARROW_TYPES[kind]) for col, kind in cols]) for name, cols in TABLE_COLUMNS.items()
 }
-_STRUCTS = {name: pa.struct(list(schema)) for name, schema in SCHEMAS.items()}
+_STRUCTS = {name: pa.struct(list(schema)[:-1]) for name, schema in SCHEMAS.items()}  # row tuples: no dump_line
 # Column kinds as the C builder spells them; it refuses to start if its layout differs.
 _KIND_CODES = {"string": "s", "int8": "b", "int32": "i", "float64": "d"}
 NATIVE_KINDS = tuple("".join(_KIND_CODES[kind] for _, kind in cols) for cols in TABLE_COLUMNS.values())
@@ -87,12 +87,15 @@ class ChunkStats:
             self.max_modified = other.max_modified
 
 
-def rows_to_table(name: str, rows: list) -> pa.Table:
-    """Row tuples -> Arrow table, converted in C++ as one struct array (no Python-level transpose)."""
+def rows_to_table(name: str, rows: list, lines: list | None = None) -> pa.Table:
+    """Row tuples (+ their dump lines) -> Arrow table, converted in C++ as one struct array (no
+    Python-level transpose)."""
     schema = SCHEMAS[name]
     if not rows:
         return schema.empty_table()
-    return pa.Table.from_struct_array(pa.array(rows, type=_STRUCTS[name]))
+    table = pa.Table.from_struct_array(pa.array(rows, type=_STRUCTS[name]))
+    line = pa.array(lines if lines is not None else [None] * len(rows), type=pa.int32())
+    return table.append_column(schema.field(len(schema) - 1), line)
 
 
 def native_to_table(name: str, rows: int, columns: list) -> pa.Table:
@@ -133,7 +136,7 @@ class PartWriter:
         out = {}
         for (name, rows), (n_native, columns) in zip(self.buffers.tables().items(), native):
             parts = ([native_to_table(name, n_native, columns)] if n_native else []) + \
-                    ([rows_to_table(name, rows)] if rows else [])
+                    ([rows_to_table(name, rows, self.buffers.line_column(name))] if rows else [])
             out[name] = parts[0] if len(parts) == 1 else pa.concat_tables(parts) if parts else None
         self.buffers = RowBuffers.empty()
         return out
@@ -215,7 +218,9 @@ def convert_line(line: bytes, line_no: int, offset: int, languages: tuple[str, .
         entity = orjson.loads(line)
         if type(entity) is not dict:
             raise BadValue("line is not a JSON object")
+        before = buffers.lengths()
         stats.statements += entity_rows(entity, languages, buffers)
+        buffers.mark_line(line_no, before)
         stats.entities += 1
         if buffers.invalid:
             _invalid(stats, line_no, offset, buffers.invalid)

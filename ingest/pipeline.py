@@ -300,13 +300,19 @@ def ingest(dump: str, out_dir: str, opts: IngestOptions = IngestOptions()) -> di
             bad = sum(stats.bad_lines.values())
             raise IngestError(f"{dump} holds no items or properties ({bad:,} unreadable lines, "
                               f"{sum(stats.skipped.values()):,} skipped): is it a Wikidata JSON dump?")
-        counts = assemble_tables(build_dir, parts_dir, opts.worker_count(), opts.memory_limit)
+        duplicates: list = []
+        counts = assemble_tables(build_dir, parts_dir, opts.worker_count(), opts.memory_limit, duplicates)
         labels = labels_by_language(build_dir)
-        merge_error_files(sorted(glob.glob(os.path.join(parts_dir, "errors-*.jsonl"))),
-                          os.path.join(build_dir, ERRORS))
+        error_files = sorted(glob.glob(os.path.join(parts_dir, "errors-*.jsonl")))
+        if duplicates:  # reported beside the bad lines, in line order
+            error_files.append(_write_duplicates(parts_dir, duplicates))
+        merge_error_files(error_files, os.path.join(build_dir, ERRORS))
         shutil.rmtree(parts_dir)
         manifest = _manifest(read, counts, opts, started, converted)
         manifest["labels_by_language"] = labels
+        # An id a dump holds on several lines is stored once, from its first line; the copies are listed.
+        manifest["duplicate_entities"] = {"ids": len({d[0] for d in duplicates}), "copies_dropped": len(duplicates),
+                                          "file": ERRORS}
         manifest["languages_without_labels"] = missing_languages(opts.languages, labels)
         write_json(os.path.join(build_dir, MANIFEST), manifest)
         publish(build_dir, out_dir, opts.keep_previous)
@@ -316,6 +322,15 @@ def ingest(dump: str, out_dir: str, opts: IngestOptions = IngestOptions()) -> di
     finally:
         # Anything still at build_dir was not published (failure, Ctrl-C): remove it.
         shutil.rmtree(build_dir, ignore_errors=True)
+
+
+def _write_duplicates(parts_dir: str, duplicates: list) -> str:
+    path = os.path.join(parts_dir, "errors-duplicates.jsonl")
+    with open(path, "wb") as out:
+        for eid, first, line in sorted(duplicates, key=lambda d: d[2]):
+            out.write(orjson.dumps({"line": line, "kind": "duplicate-entity", "id": eid, "first_line": first,
+                                    "reason": f"{eid} already came on line {first}: this copy is not stored"}) + b"\n")
+    return path
 
 
 def _manifest(read: _ReadResult, counts: dict, opts: IngestOptions, started: float, converted: float) -> dict:

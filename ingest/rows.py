@@ -27,12 +27,16 @@ REFERENCE_COLUMNS = (
     ("reference_order", "int32"), ("snak_order", "int32"), ("property", "string"),
 ) + VALUE_COLUMNS
 
+# Every table's last column: the dump line the row came from (provenance, and how the sort keeps only
+# the first copy of an entity a dump holds twice). Row tuples omit it: RowBuffers.mark_line adds it.
+LINE_COLUMN = ("dump_line", "int32")
+MAX_LINE = (1 << 31) - 1  # beyond, dump_line is null (a dump of over 2 billion lines)
 TABLE_COLUMNS = {
-    "entities": ENTITY_COLUMNS,
-    "labels": LABEL_COLUMNS,
-    "statements": STATEMENT_COLUMNS,
-    "qualifiers": QUALIFIER_COLUMNS,
-    "references": REFERENCE_COLUMNS,
+    "entities": ENTITY_COLUMNS + (LINE_COLUMN,),
+    "labels": LABEL_COLUMNS + (LINE_COLUMN,),
+    "statements": STATEMENT_COLUMNS + (LINE_COLUMN,),
+    "qualifiers": QUALIFIER_COLUMNS + (LINE_COLUMN,),
+    "references": REFERENCE_COLUMNS + (LINE_COLUMN,),
 }
 TABLES = tuple(TABLE_COLUMNS)
 
@@ -57,6 +61,8 @@ class RowBuffers:
     # (table, statement_id, property, reason) of each value stored as invalid; the caller reports
     # and empties it (convert.convert_line).
     invalid: list = field(default_factory=list)
+    # table -> [(dump line, rows)]: the dump_line column, run-length coded, in row order.
+    line_runs: dict = field(default_factory=lambda: {name: [] for name in TABLES})
 
     @classmethod
     def empty(cls) -> "RowBuffers":
@@ -67,6 +73,21 @@ class RowBuffers:
 
     def tables(self) -> dict[str, list]:
         return {name: getattr(self, name) for name in TABLES}
+
+    def lengths(self) -> tuple[int, ...]:
+        return tuple(len(getattr(self, name)) for name in TABLES)
+
+    def mark_line(self, line: int, before: tuple[int, ...]) -> None:
+        """The rows added since `before` (lengths()) came from dump line `line`."""
+        line = line if line <= MAX_LINE else None
+        for name, n in zip(TABLES, before):
+            added = len(getattr(self, name)) - n
+            if added:
+                self.line_runs[name].append((line, added))
+
+    def line_column(self, name: str) -> list:
+        lines = [line for line, n in self.line_runs[name] for _ in range(n)]
+        return lines + [None] * (len(getattr(self, name)) - len(lines))  # rows added without mark_line
 
 
 def _mapping(value) -> dict:

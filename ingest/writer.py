@@ -14,7 +14,8 @@ import time
 import duckdb
 
 from .rows import TABLES
-from .tables import SORT_KEYS, build_tables, create_views, quote, set_search_path  # noqa: F401 - re-exported
+from .tables import (SORT_KEYS, build_tables, create_views, find_duplicates, quote,  # noqa: F401 - re-exported
+                     set_search_path)
 
 SCHEMA_VERSION = 3  # 2: statements.statement_order; 3: amount/lower/upper_text, invalid
 DB_FILE = "kg.duckdb"
@@ -27,14 +28,15 @@ class IngestError(Exception):
     """The ingest could not complete; nothing was published."""
 
 
-def assemble_tables(build_dir: str, parts_dir: str, threads: int, memory_limit: str = "1GB") -> dict[str, int]:
+def assemble_tables(build_dir: str, parts_dir: str, threads: int, memory_limit: str = "1GB",
+                    duplicates: list | None = None) -> dict[str, int]:
     """Sort each table's parts into one zstd Parquet file, exposed as a view in kg.duckdb (tables.py).
 
     DuckDB sorts out of core (spilling to build_dir), so memory stays bounded
     whatever the dump size.
     """
     try:
-        return _assemble(build_dir, parts_dir, threads, memory_limit)
+        return _assemble(build_dir, parts_dir, threads, memory_limit, duplicates)
     except (duckdb.InterruptException, RuntimeError) as exc:
         # DuckDB turns Ctrl-C into its own error: hand it back as the KeyboardInterrupt it was.
         if isinstance(exc, duckdb.InterruptException) or "interrupted" in str(exc).lower():
@@ -44,14 +46,18 @@ def assemble_tables(build_dir: str, parts_dir: str, threads: int, memory_limit: 
         raise IngestError(f"sorting the tables failed: {exc}") from exc
 
 
-def _assemble(build_dir: str, parts_dir: str, threads: int, memory_limit: str) -> dict[str, int]:
+def _assemble(build_dir: str, parts_dir: str, threads: int, memory_limit: str,
+              duplicates: list | None) -> dict[str, int]:
     con = duckdb.connect(os.path.join(build_dir, DB_FILE))
     try:
         con.execute(f"SET threads = {max(1, threads)}")
         con.execute(f"SET memory_limit = '{memory_limit}'")
         con.execute(f"SET temp_directory = '{os.path.join(build_dir, 'duckdb-tmp')}'")
         jobs = {name: sorted(glob.glob(os.path.join(parts_dir, f"{name}-*.parquet"))) for name in TABLES}
-        counts = build_tables(con, jobs, build_dir, max(1, threads))
+        dropped = find_duplicates(con, jobs["entities"])
+        if duplicates is not None:  # the caller's list receives (id, first line, dropped line)
+            duplicates.extend(dropped)
+        counts = build_tables(con, jobs, build_dir, max(1, threads), dropped)
         create_views(con, build_dir, TABLES)
         con.execute("CHECKPOINT")
     finally:

@@ -103,3 +103,28 @@ def test_a_truncated_bz2_says_so_not_std_exception(make_dump, tmp_path, threads)
     message = str(info.value)
     assert "truncated bzip2 stream" in message and "ends early or is damaged" in message
     assert message.count("std::exception") == 0 and not (tmp_path / "out").exists()
+
+
+# -- item 7: duplicate entity ids --------------------------------------------------------------------
+
+def test_an_entity_the_dump_holds_twice_is_stored_once_first_copy_wins(entity_maker, tmp_path, monkeypatch):
+    from kgcheck.index.store import KG
+
+    first, second = entity_maker(1), entity_maker(1)
+    second["labels"]["en"]["value"] = "second copy"
+    lines = [first, entity_maker(2), second, entity_maker(3), first]
+    dump = tmp_path / "dups.json"
+    dump.write_text("[\n" + ",\n".join(json.dumps(x) for x in lines) + "\n]\n")
+    for builder in ("0", "1"):  # the C builder and rows.py
+        out = tmp_path / f"kg{builder}"
+        monkeypatch.setenv("KGCHECK_INGEST_PYTHON", builder)
+        manifest = ingest(str(dump), str(out), IngestOptions(workers=2, quiet=True))
+        assert manifest["duplicate_entities"] == {"ids": 1, "copies_dropped": 2, "file": "errors.jsonl"}
+        assert manifest["counts"]["entities"] == 3 and manifest["counts"]["statements"] == 3 * 4
+        kg = KG.open(str(out))
+        assert kg.entity("Q1").label == "thing 1"
+        assert len(kg.statements("Q1")) == 4
+        assert all(len(st.references) == 1 for st in kg.statements("Q1") if st.property == "P569")
+        errors = [json.loads(x) for x in (out / "errors.jsonl").read_text().splitlines()]
+        assert [(e["kind"], e["id"], e["first_line"], e["line"]) for e in errors] == [
+            ("duplicate-entity", "Q1", 2, 4), ("duplicate-entity", "Q1", 2, 6)]

@@ -24,6 +24,7 @@ typedef struct {
     int nlangs;
     int32_t *scratch;   /* snak group order */
     size_t scratch_cap;
+    int64_t line;       /* the dump line being walked: every row's dump_line */
 } walker;
 
 /* Rows of one stripped entity line; returns its statement count, or -1 when refused (rows undone).
