@@ -26,7 +26,7 @@ from .convert import ROW_BUDGET, ChunkStats, PartWriter, convert_chunk, native_a
 from .dump import Chunk, DumpError, DumpReader, check_source, sniff_compression
 from .languages import missing_languages
 from .writer import (_pid_alive, ERRORS, MANIFEST, MANIFEST_KIND, SCHEMA_VERSION, IngestError, assemble_tables,
-                     check_replaceable, labels_by_language, merge_error_files, publish, staging_dir, write_json)
+                     check_replaceable, merge_error_files, publish, staging_dir, write_json)
 
 __all__ = ["IngestError", "IngestOptions", "ingest"]
 
@@ -300,9 +300,9 @@ def ingest(dump: str, out_dir: str, opts: IngestOptions = IngestOptions()) -> di
             bad = sum(stats.bad_lines.values())
             raise IngestError(f"{dump} holds no items or properties ({bad:,} unreadable lines, "
                               f"{sum(stats.skipped.values()):,} skipped): is it a Wikidata JSON dump?")
-        duplicates: list = []
-        counts = assemble_tables(build_dir, parts_dir, opts.worker_count(), opts.memory_limit, duplicates)
-        labels = labels_by_language(build_dir)
+        report: dict = {}
+        counts = assemble_tables(build_dir, parts_dir, opts.worker_count(), opts.memory_limit, report)
+        duplicates, labels = report["duplicates"], report["labels_by_language"]
         error_files = sorted(glob.glob(os.path.join(parts_dir, "errors-*.jsonl")))
         if duplicates:  # reported beside the bad lines, in line order
             error_files.append(_write_duplicates(parts_dir, duplicates))

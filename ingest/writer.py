@@ -29,14 +29,15 @@ class IngestError(Exception):
 
 
 def assemble_tables(build_dir: str, parts_dir: str, threads: int, memory_limit: str = "1GB",
-                    duplicates: list | None = None) -> dict[str, int]:
+                    report: dict | None = None) -> dict[str, int]:
     """Sort each table's parts into one zstd Parquet file, exposed as a view in kg.duckdb (tables.py).
 
     DuckDB sorts out of core (spilling to build_dir), so memory stays bounded
-    whatever the dump size.
+    whatever the dump size. `report` (if given) receives "duplicates" (find_duplicates) and
+    "labels_by_language" (labels and aliases kept per language).
     """
     try:
-        return _assemble(build_dir, parts_dir, threads, memory_limit, duplicates)
+        return _assemble(build_dir, parts_dir, threads, memory_limit, {} if report is None else report)
     except (duckdb.InterruptException, RuntimeError) as exc:
         # DuckDB turns Ctrl-C into its own error: hand it back as the KeyboardInterrupt it was.
         if isinstance(exc, duckdb.InterruptException) or "interrupted" in str(exc).lower():
@@ -46,35 +47,23 @@ def assemble_tables(build_dir: str, parts_dir: str, threads: int, memory_limit: 
         raise IngestError(f"sorting the tables failed: {exc}") from exc
 
 
-def _assemble(build_dir: str, parts_dir: str, threads: int, memory_limit: str,
-              duplicates: list | None) -> dict[str, int]:
+def _assemble(build_dir: str, parts_dir: str, threads: int, memory_limit: str, report: dict) -> dict[str, int]:
     con = duckdb.connect(os.path.join(build_dir, DB_FILE))
     try:
         con.execute(f"SET threads = {max(1, threads)}")
         con.execute(f"SET memory_limit = '{memory_limit}'")
         con.execute(f"SET temp_directory = '{os.path.join(build_dir, 'duckdb-tmp')}'")
         jobs = {name: sorted(glob.glob(os.path.join(parts_dir, f"{name}-*.parquet"))) for name in TABLES}
-        dropped = find_duplicates(con, jobs["entities"])
-        if duplicates is not None:  # the caller's list receives (id, first line, dropped line)
-            duplicates.extend(dropped)
+        report["duplicates"] = dropped = find_duplicates(con, jobs["entities"])
         counts = build_tables(con, jobs, build_dir, max(1, threads), dropped)
         create_views(con, build_dir, TABLES)
+        report["labels_by_language"] = dict(con.execute(
+            "SELECT language, count(*) FROM labels GROUP BY language ORDER BY language").fetchall())
         con.execute("CHECKPOINT")
     finally:
         con.close()
     shutil.rmtree(os.path.join(build_dir, "duckdb-tmp"), ignore_errors=True)
     return counts
-
-
-def labels_by_language(build_dir: str) -> dict[str, int]:
-    """Labels and aliases kept per language (the manifest's; a requested language with none is named)."""
-    con = duckdb.connect()
-    try:
-        rows = con.execute("SELECT language, count(*) FROM read_parquet(?) GROUP BY language ORDER BY language",
-                           [os.path.join(build_dir, "labels.parquet")]).fetchall()
-    finally:
-        con.close()
-    return {lang: n for lang, n in rows}
 
 
 def open_database(directory: str, read_only: bool = True) -> duckdb.DuckDBPyConnection:
