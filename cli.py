@@ -104,13 +104,10 @@ def _ingest_opts(workers, limit, languages, quiet, keep_previous):
 
 
 def print_ingest_summary(manifest: dict, out: str) -> None:
-    for line in ingest_summary_lines(manifest, out):
+    from kgcheck.ingest.pipeline import summary_notes
+
+    for line in ingest_summary_lines(manifest, out) + summary_notes(manifest, out):
         click.echo(line, err=True)
-    invalid = manifest.get("invalid_values", {}).get("total")
-    if invalid:
-        click.echo(f"  invalid values {invalid:>9,}  (kept, marked invalid; see {out}/errors.jsonl)", err=True)
-    for lang in manifest.get("languages_without_labels", ()):
-        click.echo(f"  warning: no entity has a label in language {lang!r}", err=True)
 
 
 @main.command()

@@ -324,6 +324,20 @@ def ingest(dump: str, out_dir: str, opts: IngestOptions = IngestOptions()) -> di
         shutil.rmtree(build_dir, ignore_errors=True)
 
 
+def summary_notes(manifest: dict, out: str) -> list[str]:
+    """What the summary adds about the ingest's bad input: invalid values, duplicates, missing languages."""
+    notes = []
+    invalid = manifest.get("invalid_values", {}).get("total")
+    if invalid:
+        notes.append(f"  invalid values {invalid:>9,}  (kept, marked invalid; see {out}/{ERRORS})")
+    dropped = manifest.get("duplicate_entities", {}).get("copies_dropped")
+    if dropped:
+        notes.append(f"  duplicate ids {dropped:>10,}  (later copies not stored; see {out}/{ERRORS})")
+    notes += [f"  warning: no entity has a label in language {lang!r}"
+              for lang in manifest.get("languages_without_labels", ())]
+    return notes
+
+
 def _write_duplicates(parts_dir: str, duplicates: list) -> str:
     path = os.path.join(parts_dir, "errors-duplicates.jsonl")
     with open(path, "wb") as out:
