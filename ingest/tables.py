@@ -59,8 +59,11 @@ def build_tables(con: duckdb.DuckDBPyConnection, jobs: dict[str, list[str]], out
                  lanes: int, dropped: list[tuple[str, int, int]] = ()) -> dict[str, int]:
     """jobs: table name -> its part files; `dropped`: find_duplicates' copies, left out. Returns rows per table."""
     if dropped:
-        con.execute(f"CREATE OR REPLACE TABLE {DROPPED} (dup_id VARCHAR, dup_line INTEGER)")
-        con.executemany(f"INSERT INTO {DROPPED} VALUES (?, ?)", [(eid, line) for eid, _, line in dropped])
+        copies = pa.table({"dup_id": pa.array([d[0] for d in dropped], pa.string()),  # one insert, however many
+                           "dup_line": pa.array([d[2] for d in dropped], pa.int32())})
+        con.register("_dropped_arrow", copies)
+        con.execute(f"CREATE OR REPLACE TABLE {DROPPED} AS SELECT * FROM _dropped_arrow")
+        con.unregister("_dropped_arrow")
     try:
         return _build_tables(con, jobs, out_dir, lanes, bool(dropped))
     finally:
