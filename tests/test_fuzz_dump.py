@@ -13,8 +13,12 @@ def test_mutated_dump_lines_are_contained_accounted_for_and_agree(lines):
     check_dump_lines(lines)
 
 
-def test_every_datatype_well_formed_is_valid_and_the_same_both_ways():
+def test_every_datatype_well_formed_is_valid_and_the_same_both_ways(tmp_path):
     import orjson
+
+    from kgcheck.ingest import convert
+    from kgcheck.ingest.convert import PartWriter, convert_chunk
+    from kgcheck.ingest.dump import Chunk
 
     from kgcheck.ingest.values import snak_columns
 
@@ -23,6 +27,9 @@ def test_every_datatype_well_formed_is_valid_and_the_same_both_ways():
         assert snak_columns(snak)[-1] is None, datatype
         line = orjson.dumps({"type": "item", "id": "Q1", "claims": {"P1": [{"id": "Q1$1", "mainsnak": snak}]}})
         check_dump_lines([line])
+        if convert.native_available():  # a well-formed value of every datatype is the C builder's to convert
+            stats = convert_chunk(Chunk(line + b"\n", 1, 0), ("en",), PartWriter(str(tmp_path), 0, languages=("en",)))
+            assert (stats.entities, stats.python_lines) == (1, 0), datatype
 
 
 @settings(max_examples=30, deadline=None)
