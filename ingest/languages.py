@@ -29,7 +29,7 @@ def parse_languages(text: str) -> tuple[str, ...]:
         if code != FALLBACK and code not in langs:
             langs.append(code)
     if not langs:
-        raise LanguageError("give at least one language code (like en)")
+        raise LanguageError("give at least one language")
     return tuple(langs)
 
 

@@ -104,7 +104,7 @@ def remove_stale_builds(out_dir: str) -> None:
             pid = int(path.rsplit(".building-", 1)[1].split("-")[0])
         except ValueError:
             continue
-        if not _pid_alive(pid):
+        if not pid_alive(pid):
             shutil.rmtree(path, ignore_errors=True)
 
 
@@ -122,13 +122,13 @@ def remove_stale_staging(out_dir: str) -> list[str]:
     prefix = f"{out_dir}.new-"
     for path in glob.glob(glob.escape(prefix) + "*"):
         digits = re.match(r"[0-9]+", path[len(prefix):])
-        if digits and os.path.isdir(path) and not os.path.islink(path) and not _pid_alive(int(digits[0])):
+        if digits and os.path.isdir(path) and not os.path.islink(path) and not pid_alive(int(digits[0])):
             shutil.rmtree(path, ignore_errors=True)
             removed.append(path)
     return removed
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
     """Is that process still there? (Used by workers: from a forkserver, getppid() is not the parent.)"""
     if pid == os.getpid():
         return True
