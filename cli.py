@@ -105,14 +105,19 @@ def _ingest_options(fn):
 def _ingest_opts(workers, limit, languages, quiet, keep_previous):
     from kgcheck.ingest.pipeline import IngestOptions
 
-    langs = tuple(dict.fromkeys(x.strip() for x in languages.split(",") if x.strip() and x.strip() != "mul"))
-    if not langs:
-        raise click.BadParameter("give at least one language", param_hint="--languages")
+    from kgcheck.ingest.languages import LanguageError, parse_languages
+
+    try:
+        langs = parse_languages(languages)
+    except LanguageError as exc:
+        raise click.BadParameter(str(exc), param_hint="--languages") from exc
     return IngestOptions(workers=workers, limit=limit, languages=langs, quiet=quiet, keep_previous=keep_previous)
 
 
 def print_ingest_summary(manifest: dict, out: str) -> None:
-    for line in ingest_summary_lines(manifest, out):
+    from kgcheck.ingest.pipeline import summary_notes
+
+    for line in ingest_summary_lines(manifest, out) + summary_notes(manifest, out):
         click.echo(line, err=True)
 
 
@@ -178,10 +183,10 @@ def build(dump, out, workers, limit, languages, quiet, keep_previous, index_type
     """Ingest DUMP and index it: the whole index directory in one step, published only when complete."""
     from kgcheck.index.build import build_index
     from kgcheck.ingest.pipeline import ingest as run_ingest
-    from kgcheck.ingest.writer import publish
+    from kgcheck.ingest.writer import build_staging_dir, publish
 
     out = os.path.abspath(out)
-    staging = f"{out}.new-{os.getpid()}"
+    staging = build_staging_dir(out)  # also removes those a killed build left behind
     try:
         run_ingest(dump, staging, _ingest_opts(workers, limit, languages, quiet, False))
         manifest = build_index(staging, embedder=_embedder(), index_type=index_type, reuse=[out], quiet=quiet)

@@ -13,7 +13,7 @@ from kgcheck.ingest.values import VALUE_COLUMNS
 from kgcheck.ingest.writer import DB_FILE, open_database
 
 from .manifest import IndexError_, read_manifest  # noqa: F401 - IndexError_ re-exported
-from .model import NOVALUE, SOMEVALUE, Candidate, Entity, Reference, Snak, Statement, Value
+from .model import INVALID, NOVALUE, SOMEVALUE, Candidate, Entity, Reference, Snak, Statement, Value
 
 _VALUE_COLS = ", ".join(f'"{c}"' for c, _ in VALUE_COLUMNS)
 _STATEMENT_COLS = f"statement_id, subject, property, rank, {_VALUE_COLS}"
@@ -24,12 +24,16 @@ _REFERENCE_COLS = f"statement_id, reference_hash, reference_order, snak_order, p
 def row_value(row: tuple, start: int) -> Value:
     """VALUE_COLUMNS starting at row[start] -> Value."""
     (snaktype, vtype, _datatype, entity_id, string, language, time, precision, calendar, _tz, _before, _after,
-     amount, unit, lower, upper, lat, lon, coord_precision, globe, text) = row[start:start + len(VALUE_COLUMNS)]
+     amount, unit, lower, upper, lat, lon, coord_precision, globe, text,
+     amount_text, lower_text, upper_text, invalid) = row[start:start + len(VALUE_COLUMNS)]
+    if invalid is not None:  # typed columns empty: only its JSON and the reason were kept
+        return Value(kind=INVALID, text=text or "", string=string, invalid=invalid)
     if snaktype != "value":
         return Value(kind=SOMEVALUE if snaktype == "somevalue" else NOVALUE, text=text or snaktype)
     return Value(kind=vtype, text=text or "", entity_id=entity_id, string=string, language=language, time=time,
                  precision=precision, calendar=calendar, amount=amount, unit=unit, lower=lower, upper=upper,
-                 latitude=lat, longitude=lon, coord_precision=coord_precision, globe=globe)
+                 latitude=lat, longitude=lon, coord_precision=coord_precision, globe=globe,
+                 amount_text=amount_text, lower_text=lower_text, upper_text=upper_text)
 
 
 class KG:

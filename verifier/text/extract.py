@@ -153,7 +153,7 @@ def extract_claims(kg, facts, text: str, llm=None,
                             links.setdefault(frozenset((x.entity_id, v)), []).append((x, st.property, s, e, v))
                 elif st.value.time and st.value.precision:
                     for s, e, date in dates:
-                        if compare_dates(date, st.value.time, st.value.precision) != DateMatch.CONFLICT:
+                        if _date_agrees(date, st.value.time, st.value.precision):
                             links.setdefault((x.entity_id, s), []).append((x, st.property, a + s, a + e, None))
         for found in links.values():
             for x, pid, s, e, v in _what_the_sentence_says(found, sentence, facts, subject):
@@ -169,6 +169,14 @@ def extract_claims(kg, facts, text: str, llm=None,
                         lambda s, e: any(c.sentence_index == si and c.start < e and s < c.end for c in claims),
                         allowed, set(links))
     return sentences, claims
+
+
+def _date_agrees(date, time: str, precision: int) -> bool:
+    """The written date does not contradict the graph's; a graph time that cannot be read agrees with nothing."""
+    try:
+        return compare_dates(date, time, precision) != DateMatch.CONFLICT
+    except ValueError:
+        return False
 
 
 def _what_the_sentence_says(found: list[tuple], sentence: str, facts, subject) -> list[tuple]:

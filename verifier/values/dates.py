@@ -234,6 +234,8 @@ def graph_date(time: str, precision: int) -> WrittenDate:
         raise ValueError(f"not a Wikidata time value: {time!r}")
     year = -int(m[2]) if m[1] == "-" else int(m[2])
     month, day = int(m[3]), int(m[4])
+    if month > 12 or day > 31 or precision is None or not 0 <= precision <= 14:
+        raise ValueError(f"not a valid Wikidata time value: {time!r} at precision {precision!r}")
     precision = min(precision, DAY if day else MONTH if month else YEAR)
     return WrittenDate(year, month if precision >= MONTH else None, day if precision >= DAY else None, precision)
 
