@@ -29,7 +29,7 @@ def domain_errors() -> tuple[type[Exception], ...]:
     import importlib
 
     errors: list[type[Exception]] = [FileNotFoundError, PermissionError]
-    for module, name in (("kgcheck.ingest.dump", "DumpError"), ("kgcheck.ingest.pipeline", "IngestError"),
+    for module, name in (("kgcheck.index.plugins", "PluginError"), ("kgcheck.ingest.dump", "DumpError"), ("kgcheck.ingest.pipeline", "IngestError"),
                          ("kgcheck.index.store", "IndexError_"), ("kgcheck.verifier.errors", "VerifierError"),
                          ("kgcheck.verifier.llm.backends", "LLMError")):
         try:
@@ -63,6 +63,17 @@ def index_option(fn):
     )(fn)
 
 
+def embedder_option(fn):
+    """--embedder NAME (entry-point group kgcheck.embedders), kept in the click context for `_embedder()`."""
+    return click.option("--embedder", default=None, expose_value=False, show_default="$KGCHECK_EMBEDDER or minilm",
+                        callback=lambda ctx, _param, value: ctx.meta.__setitem__("kgcheck.embedder", value),
+                        help="Embedder by name: the one the index was built with (plug-ins may add more).")(fn)
+
+
+def _embedder() -> str | None:
+    return click.get_current_context().meta.get("kgcheck.embedder")
+
+
 def json_option(fn):
     return click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON on stdout.")(fn)
 
@@ -94,14 +105,19 @@ def _ingest_options(fn):
 def _ingest_opts(workers, limit, languages, quiet, keep_previous):
     from kgcheck.ingest.pipeline import IngestOptions
 
-    langs = tuple(dict.fromkeys(x.strip() for x in languages.split(",") if x.strip() and x.strip() != "mul"))
-    if not langs:
-        raise click.BadParameter("give at least one language", param_hint="--languages")
+    from kgcheck.ingest.languages import LanguageError, parse_languages
+
+    try:
+        langs = parse_languages(languages)
+    except LanguageError as exc:
+        raise click.BadParameter(str(exc), param_hint="--languages") from exc
     return IngestOptions(workers=workers, limit=limit, languages=langs, quiet=quiet, keep_previous=keep_previous)
 
 
 def print_ingest_summary(manifest: dict, out: str) -> None:
-    for line in ingest_summary_lines(manifest, out):
+    from kgcheck.ingest.pipeline import summary_notes
+
+    for line in ingest_summary_lines(manifest, out) + summary_notes(manifest, out):
         click.echo(line, err=True)
 
 
@@ -126,7 +142,7 @@ def ingest(dump, out, workers, limit, languages, quiet, keep_previous, as_json):
 def _open_kg(index_dir: str):
     from kgcheck.index.store import KG
 
-    return KG.open(index_dir)
+    return KG.open(index_dir, embedder=_embedder())
 
 
 @main.command("index")
@@ -136,13 +152,14 @@ def _open_kg(index_dir: str):
 @click.option("--reuse", multiple=True, type=click.Path(file_okay=False),
               help="Another index whose embedding cache to reuse (DIR and DIR.previous are always tried).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@embedder_option
 @json_option
 @handle_errors
 def index_cmd(directory, index_type, reuse, quiet, as_json):
     """Embed labels and aliases into FAISS and build the lookup tables of an ingested DIRECTORY."""
     from kgcheck.index.build import build_index
 
-    manifest = build_index(directory, index_type=index_type, reuse=list(reuse), quiet=quiet)
+    manifest = build_index(directory, embedder=_embedder(), index_type=index_type, reuse=list(reuse), quiet=quiet)
     _print_index_summary(manifest, as_json)
 
 
@@ -159,19 +176,20 @@ def _print_index_summary(manifest: dict, as_json: bool) -> None:
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Index directory to build.")
 @_ingest_options
 @click.option("--index-type", type=click.Choice(["flat", "ivfpq", "hnsw"]), default=None)
+@embedder_option
 @json_option
 @handle_errors
 def build(dump, out, workers, limit, languages, quiet, keep_previous, index_type, as_json):
     """Ingest DUMP and index it: the whole index directory in one step, published only when complete."""
     from kgcheck.index.build import build_index
     from kgcheck.ingest.pipeline import ingest as run_ingest
-    from kgcheck.ingest.writer import publish
+    from kgcheck.ingest.writer import build_staging_dir, publish
 
     out = os.path.abspath(out)
-    staging = f"{out}.new-{os.getpid()}"
+    staging = build_staging_dir(out)  # also removes those a killed build left behind
     try:
         run_ingest(dump, staging, _ingest_opts(workers, limit, languages, quiet, False))
-        manifest = build_index(staging, index_type=index_type, reuse=[out], quiet=quiet)
+        manifest = build_index(staging, embedder=_embedder(), index_type=index_type, reuse=[out], quiet=quiet)
         publish(staging, out, keep_previous)
     finally:
         import shutil
@@ -189,6 +207,7 @@ def build(dump, out, workers, limit, languages, quiet, keep_previous, index_type
 @index_option
 @click.option("-k", "k", default=5, show_default=True, type=click.IntRange(1, 100))
 @click.option("--properties", is_flag=True, help="Search properties instead of entities.")
+@embedder_option
 @json_option
 @handle_errors
 def lookup(text, index_dir, k, properties, as_json):
@@ -238,6 +257,23 @@ def show(entity_id, index_dir, prop, about, as_json):
         click.echo(line)
 
 
+class _FormatChoice(click.Choice):
+    """The registered claims formats (built-ins, then plug-ins), looked up only when `check` parses them."""
+
+    def __init__(self):
+        super().__init__(())
+
+    @property
+    def choices(self):
+        from kgcheck.verifier.formats.readers import formats
+
+        return tuple(formats())
+
+    @choices.setter
+    def choices(self, _value):  # click.Choice.__init__ assigns it
+        pass
+
+
 def _check_options(top_k, tolerance):
     from kgcheck.verifier.claims.check import CheckOptions
 
@@ -250,13 +286,14 @@ def _check_options(top_k, tolerance):
 @click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
               help="Results: .jsonl (full verdicts), .csv or .parquet (flat rows, by the extension); "
                    "re-running with the same file skips ids already written.")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "tsv", "nt"]), default=None,
+@click.option("--format", "fmt", type=_FormatChoice(), default=None,
               help="Input format (default: from the extension, then the content).")
 @click.option("--top-k", default=3, show_default=True, type=click.IntRange(1, 50), help="Evidence per claim.")
 @click.option("--tolerance", default=0.01, show_default=True, type=click.FloatRange(0, 1),
               help="Relative tolerance for quantities.")
 @click.option("--no-resume", is_flag=True, help="Overwrite OUTPUT instead of resuming it.")
 @click.option("--quiet", is_flag=True, help="No progress bar or summary.")
+@embedder_option
 @json_option
 @handle_errors
 def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quiet, as_json):
@@ -284,6 +321,7 @@ def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quie
               help="Write the misjudged claims with their verdicts to this JSONL file.")
 @click.option("--html", "html_out", default=None, type=click.Path(dir_okay=False),
               help="Also write a self-contained HTML report (confusion matrix, per property, reliability).")
+@embedder_option
 @json_option
 @handle_errors
 def eval_cmd(labelled_file, index_dir, tolerance, errors_out, html_out, as_json):
@@ -318,10 +356,15 @@ def eval_cmd(labelled_file, index_dir, tolerance, errors_out, html_out, as_json)
 @click.option("--llm/--no-llm", "use_llm", default=None, help="Also extract claims with the GGUF model "
               "(default: off, on when --model is given).")
 @click.option("--model", default=None, help="Path of a GGUF model (default $KGCHECK_MODEL, then SmolLM2-135M).")
+@click.option("--llm-backend", default=None, help="LLM backend by name: llama-cpp (default), openai-local, plug-ins.")
+@click.option("--llm-url", default=None, help="OpenAI-compatible endpoint on this host (llama-server), e.g. "
+              "http://127.0.0.1:8080/v1; implies --llm-backend openai-local.")
 @click.option("--properties", default=None, help="Only claims of these properties (comma-separated ids: P57,P58).")
+@embedder_option
 @json_option
 @handle_errors
-def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model, properties, as_json):
+def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model, llm_backend, llm_url, properties,
+           as_json):
     """Verify free TEXT (or --file, or - for stdin): claims, verdicts, evidence, corrections."""
     from kgcheck.verifier.text.verify import report_to_dict, verify_text
 
@@ -338,7 +381,7 @@ def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model
             raise click.BadParameter("property ids like P57,P58", param_hint="--properties")
     from kgcheck.verifier.llm.backends import optional_llm
 
-    llm = optional_llm(use_llm, model, lambda note: click.echo(f"note: {note}", err=True))
+    llm = optional_llm(use_llm, model, lambda note: click.echo(f"note: {note}", err=True), llm_backend, llm_url)
     with _open_kg(index_dir) as kg:
         report = verify_text(kg, text, llm=llm, fix=fix, rounds=rounds, enrich=enrich, properties=wanted)
     if html_out:
@@ -360,6 +403,7 @@ def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model
 @click.option("--graph", "graph_file", required=True, type=click.File("r", encoding="utf-8"),
               help="The input subgraph (JSON, JSONL, TSV/CSV or 'h | r | t' lines).")
 @click.option("--threshold", default=None, type=click.FloatRange(0, 1), help="Link score under which the score is 0.")
+@embedder_option
 @json_option
 @handle_errors
 def faithfulness(reasoning, graph_file, threshold, as_json):
@@ -374,7 +418,7 @@ def faithfulness(reasoning, graph_file, threshold, as_json):
         raise VerifierError(f"cannot read the graph: {exc}") from exc
     if not graph:
         raise VerifierError("the graph file holds no edges")
-    report = score_reasoning(reasoning.read(), graph, get_embedder(),
+    report = score_reasoning(reasoning.read(), graph, get_embedder(_embedder()),
                              threshold=DEFAULT_THRESHOLD if threshold is None else threshold)
     if as_json:
         emit_json(report_to_dict(report))
@@ -390,6 +434,7 @@ def faithfulness(reasoning, graph_file, threshold, as_json):
 @click.option("--llm/--no-llm", "use_llm", default=False, help="Use the GGUF model for claim extraction.")
 @click.option("--model", default=None, help="Path of a GGUF model (a server setting, never a request parameter).")
 @click.option("--timeout", default=30.0, show_default=True, type=click.FloatRange(1), help="Seconds per request.")
+@embedder_option
 @handle_errors
 def serve(index_dir, host, port, use_llm, model, timeout):
     """A local HTTP API (/verify, /check, /lookup, /entity/{id}, /health) and a web page at /."""
@@ -397,7 +442,7 @@ def serve(index_dir, host, port, use_llm, model, timeout):
 
     from kgcheck.verifier.serve.server import create_app
 
-    app = create_app(index_dir, model=model, use_llm=use_llm, request_timeout_s=timeout)
+    app = create_app(index_dir, model=model, use_llm=use_llm, request_timeout_s=timeout, embedder=_embedder())
     click.echo(f"kgcheck serving {index_dir} on http://{host}:{port}/", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
@@ -429,6 +474,7 @@ def diff_cmd(old, new, as_json):
               help="Updated results (default: RESULTS with .recheck.jsonl).")
 @click.option("--top-k", default=3, show_default=True, type=click.IntRange(1, 50))
 @click.option("--tolerance", default=0.01, show_default=True, type=click.FloatRange(0, 1))
+@embedder_option
 @json_option
 @handle_errors
 def recheck(results, index_dir, old_dir, output, top_k, tolerance, as_json):
@@ -454,6 +500,7 @@ def recheck(results, index_dir, old_dir, output, top_k, tolerance, as_json):
 
 @main.command()
 @index_option
+@embedder_option
 @handle_errors
 def mcp(index_dir):
     """A Model Context Protocol server on stdio (tools verify_text, check_claims, lookup_entity, show_entity)."""
@@ -462,7 +509,7 @@ def mcp(index_dir):
         import mcp as _sdk  # noqa: F401 - the optional extra
     except ImportError:
         raise click.ClickException("the MCP server needs the mcp extra: pip install 'kgcheck[mcp]'")
-    run_stdio(index_dir)
+    run_stdio(index_dir, embedder=_embedder())
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ MONOLINGUAL = "monolingualtext"
 COORDINATE = "globecoordinate"
 SOMEVALUE = "somevalue"
 NOVALUE = "novalue"
+INVALID = "invalid"  # a value that broke the Wikibase rules at ingest: shown, never compared
 
 RANKS = ("preferred", "normal", "deprecated")
 
@@ -45,6 +46,11 @@ class Value:
     longitude: float | None = None
     coord_precision: float | None = None
     globe: str | None = None
+    # A quantity's decimals exactly as the dump wrote them ("+0.890"): for display and evidence.
+    amount_text: str | None = None
+    lower_text: str | None = None
+    upper_text: str | None = None
+    invalid: str | None = None  # kind INVALID: why (the value's JSON is in `string` and `text`)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from kgcheck.ingest.values import VALUE_COLUMNS
 from kgcheck.ingest.writer import DB_FILE, open_database
 
 from .manifest import IndexError_, read_manifest  # noqa: F401 - IndexError_ re-exported
-from .model import NOVALUE, SOMEVALUE, Candidate, Entity, Reference, Snak, Statement, Value
+from .model import INVALID, NOVALUE, SOMEVALUE, Candidate, Entity, Reference, Snak, Statement, Value
 
 _VALUE_COLS = ", ".join(f'"{c}"' for c, _ in VALUE_COLUMNS)
 _STATEMENT_COLS = f"statement_id, subject, property, rank, {_VALUE_COLS}"
@@ -24,16 +24,26 @@ _REFERENCE_COLS = f"statement_id, reference_hash, reference_order, snak_order, p
 def row_value(row: tuple, start: int) -> Value:
     """VALUE_COLUMNS starting at row[start] -> Value."""
     (snaktype, vtype, _datatype, entity_id, string, language, time, precision, calendar, _tz, _before, _after,
-     amount, unit, lower, upper, lat, lon, coord_precision, globe, text) = row[start:start + len(VALUE_COLUMNS)]
+     amount, unit, lower, upper, lat, lon, coord_precision, globe, text,
+     amount_text, lower_text, upper_text, invalid) = row[start:start + len(VALUE_COLUMNS)]
+    if invalid is not None:  # typed columns empty: only its JSON and the reason were kept
+        return Value(kind=INVALID, text=text or "", string=string, invalid=invalid)
     if snaktype != "value":
         return Value(kind=SOMEVALUE if snaktype == "somevalue" else NOVALUE, text=text or snaktype)
     return Value(kind=vtype, text=text or "", entity_id=entity_id, string=string, language=language, time=time,
                  precision=precision, calendar=calendar, amount=amount, unit=unit, lower=lower, upper=upper,
-                 latitude=lat, longitude=lon, coord_precision=coord_precision, globe=globe)
+                 latitude=lat, longitude=lon, coord_precision=coord_precision, globe=globe,
+                 amount_text=amount_text, lower_text=lower_text, upper_text=upper_text)
 
 
 class KG:
-    """An opened index directory. Thread-safe: each thread gets its own DuckDB cursor."""
+    """An opened index directory: entities, statements, labels and search, read-only.
+
+    Open one with ``KG.open(directory)`` (a directory made by ``kgcheck build``) and close it, or use it as
+    a context manager. Thread-safe: each thread gets its own DuckDB cursor. `entity(id)`, `statements(id)`
+    and `statements_about(id)` read the graph; `search_entities(text)` and `search_properties(text)` link
+    text to ids (exact and normalised labels and aliases first, then vectors).
+    """
 
     def __init__(self, directory: str, manifest: dict, con: duckdb.DuckDBPyConnection, embedder=None):
         self.directory = directory
@@ -47,6 +57,11 @@ class KG:
 
     @classmethod
     def open(cls, directory: str, embedder=None) -> "KG":
+        """Open an index directory read-only; use it as a context manager (or call `close()`).
+
+        `embedder` is an Embedder, a registered embedder name (loaded on the first vector search), or
+        None for the default ($KGCHECK_EMBEDDER, else minilm); it must be the model the index was built with.
+        """
         directory = os.path.abspath(directory)
         if not os.path.isdir(directory):
             raise IndexError_(f"no index at {directory}; build one with `kgcheck build DUMP --out {directory}`")

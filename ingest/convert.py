@@ -41,7 +41,7 @@ _ARROW_TYPES = {"string": pa.string(), "int8": pa.int8(), "int32": pa.int32(), "
 SCHEMAS = {
     name: pa.schema([(col, _ARROW_TYPES[kind]) for col, kind in cols]) for name, cols in TABLE_COLUMNS.items()
 }
-_STRUCTS = {name: pa.struct(list(schema)) for name, schema in SCHEMAS.items()}
+_STRUCTS = {name: pa.struct(list(schema)[:-1]) for name, schema in SCHEMAS.items()}  # row tuples: no dump_line
 # Column kinds as the C builder spells them; it refuses to start if its layout differs.
 _KIND_CODES = {"string": "s", "int8": "b", "int32": "i", "float64": "d"}
 NATIVE_KINDS = tuple("".join(_KIND_CODES[kind] for _, kind in cols) for cols in TABLE_COLUMNS.values())
@@ -69,6 +69,8 @@ class ChunkStats:
     saw_close: bool = False
     max_modified: str | None = None
     python_lines: int = 0  # entity lines converted by rows.py (the rest, by the C builder)
+    invalid_values: Counter = field(default_factory=Counter)  # table -> values stored as invalid
+    invalid: list = field(default_factory=list)  # dicts like `errors`, one per invalid value (one chunk's)
 
     def merge(self, other: "ChunkStats") -> None:
         self.lines += other.lines
@@ -77,6 +79,7 @@ class ChunkStats:
         self.statements += other.statements
         self.python_lines += other.python_lines
         self.skipped.update(other.skipped)
+        self.invalid_values.update(other.invalid_values)
         self.bad_lines.update(other.bad_lines)
         self.saw_open |= other.saw_open
         self.saw_close |= other.saw_close
@@ -84,12 +87,15 @@ class ChunkStats:
             self.max_modified = other.max_modified
 
 
-def rows_to_table(name: str, rows: list) -> pa.Table:
-    """Row tuples -> Arrow table, converted in C++ as one struct array (no Python-level transpose)."""
+def rows_to_table(name: str, rows: list, lines: list | None = None) -> pa.Table:
+    """Row tuples (+ their dump lines) -> Arrow table, converted in C++ as one struct array (no
+    Python-level transpose)."""
     schema = SCHEMAS[name]
     if not rows:
         return schema.empty_table()
-    return pa.Table.from_struct_array(pa.array(rows, type=_STRUCTS[name]))
+    table = pa.Table.from_struct_array(pa.array(rows, type=_STRUCTS[name]))
+    line = pa.array(lines if lines is not None else [None] * len(rows), type=pa.int32())
+    return table.append_column(schema.field(len(schema) - 1), line)
 
 
 def native_to_table(name: str, rows: int, columns: list) -> pa.Table:
@@ -130,7 +136,7 @@ class PartWriter:
         out = {}
         for (name, rows), (n_native, columns) in zip(self.buffers.tables().items(), native):
             parts = ([native_to_table(name, n_native, columns)] if n_native else []) + \
-                    ([rows_to_table(name, rows)] if rows else [])
+                    ([rows_to_table(name, rows, self.buffers.line_column(name))] if rows else [])
             out[name] = parts[0] if len(parts) == 1 else pa.concat_tables(parts) if parts else None
         self.buffers = RowBuffers.empty()
         return out
@@ -148,6 +154,15 @@ def _error(stats: ChunkStats, line_no: int, offset: int, kind: str, reason: str,
     stats.bad_lines[kind] += 1
     stats.errors.append({"line": line_no, "offset": offset, "kind": kind, "reason": reason[:300],
                          "text": line[:200].decode("utf-8", "replace")})
+
+
+def _invalid(stats: ChunkStats, line_no: int, offset: int, invalid: list) -> None:
+    """Values stored as invalid (the statement kept): counted, and reported with their statement id."""
+    for table, sid, prop, reason in invalid:
+        stats.invalid_values[table] += 1
+        stats.invalid.append({"line": line_no, "offset": offset, "kind": "invalid-value", "table": table,
+                              "statement_id": sid, "property": prop, "reason": reason})
+    invalid.clear()
 
 
 def convert_chunk(chunk: Chunk, languages: tuple[str, ...], writer: PartWriter) -> ChunkStats:
@@ -203,8 +218,12 @@ def convert_line(line: bytes, line_no: int, offset: int, languages: tuple[str, .
         entity = orjson.loads(line)
         if type(entity) is not dict:
             raise BadValue("line is not a JSON object")
+        before = buffers.lengths()
         stats.statements += entity_rows(entity, languages, buffers)
+        buffers.mark_line(line_no, before)
         stats.entities += 1
+        if buffers.invalid:
+            _invalid(stats, line_no, offset, buffers.invalid)
         modified = entity.get("modified")
         if modified and (stats.max_modified is None or modified > stats.max_modified):
             stats.max_modified = modified

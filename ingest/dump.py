@@ -49,6 +49,14 @@ def check_source(source: str) -> None:
         raise DumpError(f"not a regular file: {source}")
     if not os.access(source, os.R_OK):
         raise DumpError(f"cannot read dump file: {source}")
+    with open(source, "rb") as fh:
+        head = fh.read(4)
+    # The content decides the format; a name that promises a compression the bytes lack is an error,
+    # not a plain-text dump of unreadable lines.
+    for suffix, kind in ((".bz2", "bz2"), (".gz", "gzip")):
+        if source.lower().endswith(suffix) and sniff_compression(head) != kind:
+            raise DumpError(f"{source} is not {'bzip2' if kind == 'bz2' else 'gzip'} data "
+                            f"(its first bytes are {head!r}): a damaged or mislabelled file")
 
 
 @dataclass(frozen=True)
@@ -178,6 +186,16 @@ class DumpReader:
             "dump_date_from": "file name" if date else None,
         }
 
+    def _corrupt(self, decoded: int, exc: BaseException | None) -> str:
+        """A message that says what went wrong where: indexed_bzip2 reports a truncated file as a bare
+        'std::exception'."""
+        kind = {"bz2": "bzip2", "gzip": "gzip"}.get(self.compression, "compressed")
+        detail = str(exc) if exc is not None else ""
+        if detail in ("", "std::exception"):
+            detail = "the compressed data ends early or is damaged"
+        return (f"corrupt or truncated {kind} stream in {self.source}: {detail} "
+                f"(after {decoded:,} bytes of decompressed data)")
+
     def _check_complete(self) -> None:
         # rapidgzip stops quietly at the last whole deflate block of a truncated .gz: compare
         # how far it got (in bits) with the file size; bz2 and the stdlib decoders raise by themselves.
@@ -194,8 +212,11 @@ class DumpReader:
             try:
                 block = self.stream.read(chunk_bytes)
             except (OSError, EOFError, RuntimeError, ValueError) as exc:
-                raise DumpError(f"corrupt or truncated compressed stream in {self.source}: {exc}") from exc
+                raise DumpError(self._corrupt(offset + len(tail), exc)) from exc
             if not block:
+                if self.compression == "bz2" and offset + len(tail) == 0 and (self.size or 0) > 14:
+                    # indexed_bzip2 with several threads can return nothing at all on junk after 'BZh'
+                    raise DumpError(self._corrupt(0, None))
                 self._check_complete()
                 break
             data = tail + block if tail else block

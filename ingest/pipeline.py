@@ -24,7 +24,8 @@ import orjson
 from . import __version__
 from .convert import ROW_BUDGET, ChunkStats, PartWriter, convert_chunk, native_available
 from .dump import Chunk, DumpError, DumpReader, check_source, sniff_compression
-from .writer import (_pid_alive, ERRORS, MANIFEST, MANIFEST_KIND, SCHEMA_VERSION, IngestError, assemble_tables,
+from .languages import missing_languages
+from .writer import (pid_alive, ERRORS, MANIFEST, MANIFEST_KIND, SCHEMA_VERSION, IngestError, assemble_tables,
                      check_replaceable, merge_error_files, publish, staging_dir, write_json)
 
 __all__ = ["IngestError", "IngestOptions", "ingest"]
@@ -58,7 +59,7 @@ def _die_with_parent() -> None:
 def _worker_main(tasks, results, parts_dir: str, worker: int, n_workers: int, languages: tuple[str, ...],
                  parent: int, native: bool) -> None:
     _die_with_parent()
-    if not _pid_alive(parent):
+    if not pid_alive(parent):
         return
     # Ctrl-C is the parent's to handle: it stops the workers and removes the build.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -72,15 +73,17 @@ def _worker_main(tasks, results, parts_dir: str, worker: int, n_workers: int, la
                 try:
                     chunk = tasks.get(timeout=1.0)
                 except queue.Empty:
-                    if not _pid_alive(parent):  # the parent was killed: stop, don't linger as an orphan
+                    if not pid_alive(parent):  # the parent was killed: stop, don't linger as an orphan
                         results.cancel_join_thread()
                         return
                     continue
                 if chunk is None:
                     break
                 stats = convert_chunk(chunk, languages, writer)
-                for err in stats.errors:
+                # In line order: merge_error_files merges the workers' files by line.
+                for err in sorted(stats.errors + stats.invalid, key=lambda e: e["line"]):
                     errors_out.write(orjson.dumps(err) + b"\n")
+                stats.invalid = []
                 if stats.errors:
                     stats.errors = []
                     gc.collect()  # a caught exception leaves a frame/traceback cycle behind
@@ -297,11 +300,20 @@ def ingest(dump: str, out_dir: str, opts: IngestOptions = IngestOptions()) -> di
             bad = sum(stats.bad_lines.values())
             raise IngestError(f"{dump} holds no items or properties ({bad:,} unreadable lines, "
                               f"{sum(stats.skipped.values()):,} skipped): is it a Wikidata JSON dump?")
-        counts = assemble_tables(build_dir, parts_dir, opts.worker_count(), opts.memory_limit)
-        merge_error_files(sorted(glob.glob(os.path.join(parts_dir, "errors-*.jsonl"))),
-                          os.path.join(build_dir, ERRORS))
+        report: dict = {}
+        counts = assemble_tables(build_dir, parts_dir, opts.worker_count(), opts.memory_limit, report)
+        duplicates, labels = report["duplicates"], report["labels_by_language"]
+        error_files = sorted(glob.glob(os.path.join(parts_dir, "errors-*.jsonl")))
+        if duplicates:  # reported beside the bad lines, in line order
+            error_files.append(_write_duplicates(parts_dir, duplicates))
+        merge_error_files(error_files, os.path.join(build_dir, ERRORS))
         shutil.rmtree(parts_dir)
         manifest = _manifest(read, counts, opts, started, converted)
+        manifest["labels_by_language"] = labels
+        # An id a dump holds on several lines is stored once, from its first line; the copies are listed.
+        manifest["duplicate_entities"] = {"ids": len({d[0] for d in duplicates}), "copies_dropped": len(duplicates),
+                                          "file": ERRORS}
+        manifest["languages_without_labels"] = missing_languages(opts.languages, labels)
         write_json(os.path.join(build_dir, MANIFEST), manifest)
         publish(build_dir, out_dir, opts.keep_previous)
         return manifest
@@ -310,6 +322,29 @@ def ingest(dump: str, out_dir: str, opts: IngestOptions = IngestOptions()) -> di
     finally:
         # Anything still at build_dir was not published (failure, Ctrl-C): remove it.
         shutil.rmtree(build_dir, ignore_errors=True)
+
+
+def summary_notes(manifest: dict, out: str) -> list[str]:
+    """What the summary adds about the ingest's bad input: invalid values, duplicates, missing languages."""
+    notes = []
+    invalid = manifest.get("invalid_values", {}).get("total")
+    if invalid:
+        notes.append(f"  invalid values {invalid:>9,}  (kept, marked invalid; see {out}/{ERRORS})")
+    dropped = manifest.get("duplicate_entities", {}).get("copies_dropped")
+    if dropped:
+        notes.append(f"  duplicate ids {dropped:>10,}  (later copies not stored; see {out}/{ERRORS})")
+    notes += [f"  warning: no entity has a label in language {lang!r}"
+              for lang in manifest.get("languages_without_labels", ())]
+    return notes
+
+
+def _write_duplicates(parts_dir: str, duplicates: list) -> str:
+    path = os.path.join(parts_dir, "errors-duplicates.jsonl")
+    with open(path, "wb") as out:
+        for eid, first, line in sorted(duplicates, key=lambda d: d[2]):
+            out.write(orjson.dumps({"line": line, "kind": "duplicate-entity", "id": eid, "first_line": first,
+                                    "reason": f"{eid} already came on line {first}: this copy is not stored"}) + b"\n")
+    return path
 
 
 def _manifest(read: _ReadResult, counts: dict, opts: IngestOptions, started: float, converted: float) -> dict:
@@ -334,6 +369,9 @@ def _manifest(read: _ReadResult, counts: dict, opts: IngestOptions, started: flo
         "skipped_entities": dict(sorted(stats.skipped.items())),
         "bad_lines": {"total": sum(stats.bad_lines.values()), "by_reason": dict(sorted(stats.bad_lines.items())),
                       "file": ERRORS},
+        # Values that broke the Wikibase rules: stored marked invalid (statement kept), listed in ERRORS.
+        "invalid_values": {"total": sum(stats.invalid_values.values()),
+                           "by_table": dict(sorted(stats.invalid_values.items())), "file": ERRORS},
         "limit": opts.limit,
         "limit_reached": read.limit_reached,
         "workers": opts.worker_count(),

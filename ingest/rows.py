@@ -1,7 +1,7 @@
 """One parsed entity -> rows of the five tables (entities, labels, statements, qualifiers, references)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .values import VALUE_COLUMNS, BadValue, checked_text, snak_columns
 
@@ -27,12 +27,16 @@ REFERENCE_COLUMNS = (
     ("reference_order", "int32"), ("snak_order", "int32"), ("property", "string"),
 ) + VALUE_COLUMNS
 
+# Every table's last column: the dump line the row came from (provenance, and how the sort keeps only
+# the first copy of an entity a dump holds twice). Row tuples omit it: RowBuffers.mark_line adds it.
+LINE_COLUMN = ("dump_line", "int32")
+MAX_LINE = (1 << 31) - 1  # beyond, dump_line is null (a dump of over 2 billion lines)
 TABLE_COLUMNS = {
-    "entities": ENTITY_COLUMNS,
-    "labels": LABEL_COLUMNS,
-    "statements": STATEMENT_COLUMNS,
-    "qualifiers": QUALIFIER_COLUMNS,
-    "references": REFERENCE_COLUMNS,
+    "entities": ENTITY_COLUMNS + (LINE_COLUMN,),
+    "labels": LABEL_COLUMNS + (LINE_COLUMN,),
+    "statements": STATEMENT_COLUMNS + (LINE_COLUMN,),
+    "qualifiers": QUALIFIER_COLUMNS + (LINE_COLUMN,),
+    "references": REFERENCE_COLUMNS + (LINE_COLUMN,),
 }
 TABLES = tuple(TABLE_COLUMNS)
 
@@ -54,6 +58,11 @@ class RowBuffers:
     statements: list
     qualifiers: list
     references: list
+    # (table, statement_id, property, reason) of each value stored as invalid; the caller reports
+    # and empties it (convert.convert_line).
+    invalid: list = field(default_factory=list)
+    # table -> [(dump line, rows)]: the dump_line column, run-length coded, in row order.
+    line_runs: dict = field(default_factory=lambda: {name: [] for name in TABLES})
 
     @classmethod
     def empty(cls) -> "RowBuffers":
@@ -64,6 +73,21 @@ class RowBuffers:
 
     def tables(self) -> dict[str, list]:
         return {name: getattr(self, name) for name in TABLES}
+
+    def lengths(self) -> tuple[int, ...]:
+        return tuple(len(getattr(self, name)) for name in TABLES)
+
+    def mark_line(self, line: int, before: tuple[int, ...]) -> None:
+        """The rows added since `before` (lengths()) came from dump line `line`."""
+        line = line if line <= MAX_LINE else None
+        for name, n in zip(TABLES, before):
+            added = len(getattr(self, name)) - n
+            if added:
+                self.line_runs[name].append((line, added))
+
+    def line_column(self, name: str) -> list:
+        lines = [line for line, n in self.line_runs[name] for _ in range(n)]
+        return lines + [None] * (len(getattr(self, name)) - len(lines))  # rows added without mark_line
 
 
 def _mapping(value) -> dict:
@@ -118,6 +142,14 @@ def _reference_rows(sid: str, eid: str, references, out: list) -> int:
     return len(references)
 
 
+def invalid_seen(rows: list) -> bool:
+    """Any row whose value was stored as invalid (its last column, `invalid`, holds the reason)."""
+    for r in rows:
+        if r[-1] is not None:
+            return True
+    return False
+
+
 def entity_rows(entity: dict, languages: tuple[str, ...], out: RowBuffers) -> int:
     """Append the entity's rows to `out`; return its statement count.
 
@@ -164,6 +196,10 @@ def entity_rows(entity: dict, languages: tuple[str, ...], out: RowBuffers) -> in
             add_statement((sid, eid, s_prop, rank, order, n_qual, n_ref) + snak_columns(mainsnak))
             order += 1
 
+    if invalid_seen(statement_rows) or invalid_seen(qualifier_rows) or invalid_seen(reference_rows):
+        for table, rows, prop_at in (("statements", statement_rows, 2), ("qualifiers", qualifier_rows, 3),
+                                     ("references", reference_rows, 5)):
+            out.invalid.extend((table, r[0], r[prop_at], r[-1]) for r in rows if r[-1] is not None)
     out.entities.append((
         eid, etype, _pick(labels, languages), _pick(descriptions, languages), checked_text(entity.get("datatype")),
         len(_mapping(entity.get("sitelinks"))), len(statement_rows), checked_text(entity.get("modified")),

@@ -35,6 +35,8 @@ ROW_GROUP_ROWS = 100_000
 # where 3M spilled to disk under the 1 GB limit.
 RANGE_ROWS = 1_000_000
 MAX_RANGES = 4
+DROPPED = "_dropped_copies"  # (dup_id, dup_line) of every copy of an entity after its first, while sorting
+_KEY_OF = {"entities": "id", "labels": "id"}  # the entity id column; `subject` in the other tables
 _UNIQUE_COLUMNS = {"statement_id", "string", "value_text", "text", "label", "description", "modified"}
 
 
@@ -42,9 +44,35 @@ def quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+def find_duplicates(con: duckdb.DuckDBPyConnection, entity_parts: list[str]) -> list[tuple[str, int, int]]:
+    """(id, first line, later line) of every entity line whose id an earlier line of the dump already
+    had; those copies' rows are left out of every table (build_tables). One scan of the id column."""
+    if not entity_parts:
+        return []
+    rows = con.execute(
+        "SELECT id, list(dump_line ORDER BY dump_line) FROM read_parquet($parts) "
+        "GROUP BY id HAVING count(*) > 1 ORDER BY id", {"parts": entity_parts}).fetchall()
+    return [(eid, lines[0], line) for eid, lines in rows for line in lines[1:]]
+
+
 def build_tables(con: duckdb.DuckDBPyConnection, jobs: dict[str, list[str]], out_dir: str,
-                 lanes: int) -> dict[str, int]:
-    """jobs: table name -> its part files. Returns rows per table."""
+                 lanes: int, dropped: list[tuple[str, int, int]] = ()) -> dict[str, int]:
+    """jobs: table name -> its part files; `dropped`: find_duplicates' copies, left out. Returns rows per table."""
+    if dropped:
+        copies = pa.table({"dup_id": pa.array([d[0] for d in dropped], pa.string()),  # one insert, however many
+                           "dup_line": pa.array([d[2] for d in dropped], pa.int32())})
+        con.register("_dropped_arrow", copies)
+        con.execute(f"CREATE OR REPLACE TABLE {DROPPED} AS SELECT * FROM _dropped_arrow")
+        con.unregister("_dropped_arrow")
+    try:
+        return _build_tables(con, jobs, out_dir, lanes, bool(dropped))
+    finally:
+        if dropped:
+            con.execute(f"DROP TABLE IF EXISTS {DROPPED}")
+
+
+def _build_tables(con: duckdb.DuckDBPyConnection, jobs: dict[str, list[str]], out_dir: str,
+                  lanes: int, dedupe: bool) -> dict[str, int]:
     sizes = {name: sum(os.path.getsize(p) for p in parts) for name, parts in jobs.items()}
     plan: list[list[str]] = [[] for _ in range(max(1, min(lanes, len(jobs))))]
     load = [0] * len(plan)
@@ -68,7 +96,8 @@ def build_tables(con: duckdb.DuckDBPyConnection, jobs: dict[str, list[str]], out
             for name in names:
                 if errors:
                     return
-                counts[name] = sort_table(con, name, jobs[name], os.path.join(out_dir, f"{name}.parquet"), cursors)
+                counts[name] = sort_table(con, name, jobs[name], os.path.join(out_dir, f"{name}.parquet"), cursors,
+                                          dedupe)
         except BaseException as exc:  # re-raised by the caller's thread
             errors.append(exc)
             stop_all()
@@ -109,7 +138,7 @@ def _ranges(cur: duckdb.DuckDBPyConnection, parts: list[str], key: str) -> list[
 
 
 def sort_table(con: duckdb.DuckDBPyConnection, name: str, parts: list[str], target: str,
-               cursors: list | None = None) -> int:
+               cursors: list | None = None, dedupe: bool = False) -> int:
     """Sort one table's parts into `target` (Parquet), range after range; returns its rows."""
     schema = SCHEMAS[name]
     cur = con.cursor()  # a connection per lane: lanes run their statements at once
@@ -118,7 +147,12 @@ def sort_table(con: duckdb.DuckDBPyConnection, name: str, parts: list[str], targ
     sink = ParquetSink(target, schema)
     try:
         for where, params in _ranges(cur, parts, SORT_KEYS[name].split(",")[0]) if parts else []:
-            query = f"SELECT * FROM read_parquet($parts) {where} ORDER BY {SORT_KEYS[name]}"
+            source = "read_parquet($parts)"
+            if dedupe:  # rows of a later copy of an entity: out (the dump's first copy wins)
+                key = _KEY_OF.get(name, "subject")
+                source = (f"(SELECT p.* FROM read_parquet($parts) p ANTI JOIN {DROPPED} d "
+                          f"ON p.{key} = d.dup_id AND p.dump_line = d.dup_line)")
+            query = f"SELECT * FROM {source} {where} ORDER BY {SORT_KEYS[name]}"
             reader = cur.sql(query, params={"parts": parts, **params}).to_arrow_reader(ROW_GROUP_ROWS)
             try:
                 for batch in reader:

@@ -6,6 +6,7 @@ column layout, VALUE_COLUMNS, so one parser serves all three.
 from __future__ import annotations
 
 import math
+import re
 
 import orjson
 
@@ -34,15 +35,99 @@ VALUE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("coord_precision", "float64"),
     ("globe", "string"),
     ("value_text", "string"),
+    # Schema 3: a quantity's decimals exactly as the dump wrote them (the floats above are for
+    # comparison, these for display and evidence), and why a value broke the Wikibase rules.
+    ("amount_text", "string"),
+    ("lower_text", "string"),
+    ("upper_text", "string"),
+    ("invalid", "string"),
 )
 N_VALUE_COLUMNS = len(VALUE_COLUMNS)
-_EMPTY = (None,) * (N_VALUE_COLUMNS - 3)
+_EMPTY = (None,) * 18  # the typed columns from entity_id to value_text
+_NO_EXTRA = (None, None, None, None)  # amount_text, lower_text, upper_text, invalid
+
+# Wikibase's rules for a valid value (what its own validators accept), checked at ingest; a value
+# that breaks them is stored with its typed columns empty, its JSON in `string` and the reason in
+# `invalid`, so that no reader ever has to parse it (the statement itself is kept).
+_TIME = re.compile(r"([+-])([0-9]{1,16})-([0-9]{2})-([0-9]{2})T00:00:00Z\Z")
+# A decimal as Python's float() and C's strtod() read alike (ASCII digits, no '_', no inf/nan).
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+_MONTH_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+MAX_TIME_PRECISION = 14  # 0 = billion years ... 14 = second
 
 _CENTURY_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
 
 
 class BadValue(ValueError):
     """A datavalue that does not follow the dump format."""
+
+
+class InvalidValue(BadValue):
+    """A datavalue of the right shape whose content breaks the Wikibase rules (month 13, latitude 999)."""
+
+
+def check_time(time, precision) -> None:
+    """Raise InvalidValue unless `time` is '+YYYY-MM-DDT00:00:00Z' with a real month and day (or 0)
+    and precision is 0..14. February has 29 days in every year divisible by 4: the rule of both
+    calendars Wikidata uses (Julian and proleptic Gregorian) for all but century years."""
+    m = _TIME.match(time) if type(time) is str else None
+    if m is None:
+        raise InvalidValue(f"time {time!r} is not +YYYY-MM-DDT00:00:00Z"[:160])
+    year, month, day = int(m[2]), int(m[3]), int(m[4])
+    if month > 12:
+        raise InvalidValue(f"time {time!r}: month {month} is not 1-12 (or 0)")
+    limit = 0 if month == 0 else 28 if month == 2 and year % 4 else _MONTH_DAYS[month - 1]
+    if day > limit:
+        raise InvalidValue(f"time {time!r}: day {day} is not within the month (or 0)")
+    if precision is not None and not (type(precision) is int and 0 <= precision <= MAX_TIME_PRECISION):
+        raise InvalidValue(f"time precision {precision!r} is not 0-{MAX_TIME_PRECISION}"[:120])
+
+
+def decimal_of(x, what: str) -> tuple[float, str]:
+    """(float, exact text) of a dump decimal ("+0.890" stays "+0.890"); finite or InvalidValue."""
+    if type(x) is str:
+        if not _DECIMAL.match(x):
+            raise InvalidValue(f"{what} {x!r} is not a decimal number"[:120])
+        value, text = float(x), x
+    elif type(x) is int or type(x) is float:
+        value, text = float(x), (str(x) if type(x) is int else repr(x))
+    else:
+        raise InvalidValue(f"{what} is a {type(x).__name__}, not a number")
+    if not math.isfinite(value):
+        raise InvalidValue(f"{what} {text[:40]!r} is not a finite number (overflow, inf or nan)")
+    return value, text
+
+
+def display_decimal(text: str) -> str:
+    """A dump decimal as people write it: '+1952' -> '1952', '-0.5' stays."""
+    return text[1:] if text.startswith("+") else text
+
+
+def _coordinate(x, what: str, limit: float) -> float:
+    value = decimal_of(x, what)[0]
+    if not -limit <= value <= limit:
+        raise InvalidValue(f"{what} {value!r} is outside -{limit:g}..{limit:g}")
+    return value
+
+
+def _raw(x) -> str:
+    """The datavalue as JSON, kept whole in an invalid value's `string` column."""
+    try:
+        return orjson.dumps(x).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        return repr(x)
+
+
+def _invalid_columns(snak, reason: str) -> tuple:
+    """The columns of a value that broke the rules: the snak's types, its JSON, the reason."""
+    snaktype = snak.get("snaktype", "value") if type(snak) is dict else None
+    datatype = snak.get("datatype") if type(snak) is dict else None
+    datavalue = snak.get("datavalue") if type(snak) is dict else None
+    vtype = datavalue.get("type") if type(datavalue) is dict else None
+    raw = _raw(datavalue if datavalue is not None else snak)
+    return ((snaktype if type(snaktype) is str else None, vtype if type(vtype) is str else None,
+             datatype if type(datatype) is str else None, None, raw) + (None,) * 15
+            + (raw, None, None, None, reason[:300]))
 
 
 def strip_entity_uri(uri: str | None) -> str | None:
@@ -111,10 +196,6 @@ def format_amount(amount: float) -> str:
     return repr(amount)
 
 
-def _num(text) -> float | None:
-    return None if text is None else float(text)
-
-
 def checked_text(x) -> str | None:
     """x if it is a string or None; anything else would break a string column later."""
     if x is None or type(x) is str:
@@ -133,63 +214,74 @@ def _int32(x) -> int | None:
 
 
 def snak_columns(snak: dict) -> tuple:
-    """A snak -> tuple in VALUE_COLUMNS order. Raises BadValue (only) on malformed input.
+    """A snak -> tuple in VALUE_COLUMNS order. Never raises: a value that is malformed or breaks the
+    Wikibase rules comes back marked invalid (last column = the reason), so it costs no statement.
 
-    Types are checked here, per snak, so that a bad value costs one line and never
-    a whole batch's conversion to Arrow later on.
+    Types are checked here, per snak, so that a bad value never breaks a batch's conversion to Arrow.
     """
     try:
-        snaktype = snak.get("snaktype", "value")
-        datatype = snak.get("datatype")
-        if type(datatype) is not str:
-            checked_text(datatype)
-        if snaktype != "value":
-            return (checked_text(snaktype), None, datatype) + _EMPTY[:-1] + (snaktype,)
-        datavalue = snak["datavalue"]
-        vtype = datavalue["type"]
-        v = datavalue["value"]
-        if vtype == "wikibase-entityid":
-            eid = v.get("id")
-            if not eid or type(eid) is not str:
-                eid = entity_id_of(v)
-            return ("value", vtype, datatype, eid, None, None, None, None, None, None, None, None,
-                    None, None, None, None, None, None, None, None, eid)
-        if vtype == "string":
-            if type(v) is not str:
-                raise BadValue("string datavalue is not a string")
-            return ("value", vtype, datatype, None, v, None, None, None, None, None, None, None,
-                    None, None, None, None, None, None, None, None, v)
-        if vtype == "time":
-            t = v["time"]
-            precision = _int_in(v.get("precision"), -128, 127)
-            return ("value", vtype, datatype, None, None, None, t, precision,
-                    strip_entity_uri(v.get("calendarmodel")), _int32(v.get("timezone")), _int32(v.get("before")),
-                    _int32(v.get("after")), None, None, None, None, None, None, None, None,
-                    format_time(t, precision))
-        if vtype == "quantity":
-            amount = float(v["amount"])
-            unit = strip_entity_uri(v.get("unit"))
-            text = format_amount(amount) + (f" {unit}" if unit else "")
-            return ("value", vtype, datatype, None, None, None, None, None, None, None, None, None,
-                    amount, unit, _num(v.get("lowerBound")), _num(v.get("upperBound")),
-                    None, None, None, None, text)
-        if vtype == "monolingualtext":
-            text = checked_text(v["text"])
-            return ("value", vtype, datatype, None, text, checked_text(v["language"]), None, None, None, None,
-                    None, None, None, None, None, None, None, None, None, None, text)
-        if vtype == "globecoordinate":
-            lat, lon = float(v["latitude"]), float(v["longitude"])
-            precision = v.get("precision")
-            return ("value", vtype, datatype, None, None, None, None, None, None, None, None, None,
-                    None, None, None, None, lat, lon, None if precision is None else float(precision),
-                    strip_entity_uri(v.get("globe")), f"{lat:.6g}, {lon:.6g}")
-        # A datavalue type this version does not know: keep it losslessly as JSON.
-        raw = orjson.dumps(v).decode()
-        return ("value", checked_text(vtype), datatype, None, raw, None, None, None, None, None, None, None,
-                None, None, None, None, None, None, None, None, raw)
-    except BadValue:
-        raise
+        return _value_columns(snak)
+    except BadValue as exc:
+        return _invalid_columns(snak, str(exc))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
             orjson.JSONEncodeError) as exc:
         prop = snak.get("property") if isinstance(snak, dict) else None
-        raise BadValue(f"bad {prop if type(prop) is str else '?'} datavalue: {exc!r}"[:300]) from exc
+        return _invalid_columns(snak, f"bad {prop if type(prop) is str else '?'} datavalue: {exc!r}")
+
+
+def _value_columns(snak: dict) -> tuple:
+    snaktype = snak.get("snaktype", "value")
+    datatype = snak.get("datatype")
+    if type(datatype) is not str:
+        checked_text(datatype)
+    if snaktype != "value":
+        return (checked_text(snaktype), None, datatype) + _EMPTY[:-1] + (snaktype,) + _NO_EXTRA
+    datavalue = snak["datavalue"]
+    vtype = datavalue["type"]
+    v = datavalue["value"]
+    if vtype == "wikibase-entityid":
+        eid = v.get("id")
+        if not eid or type(eid) is not str:
+            eid = entity_id_of(v)
+        return ("value", vtype, datatype, eid, None, None, None, None, None, None, None, None,
+                None, None, None, None, None, None, None, None, eid) + _NO_EXTRA
+    if vtype == "string":
+        if type(v) is not str:
+            raise BadValue("string datavalue is not a string")
+        return ("value", vtype, datatype, None, v, None, None, None, None, None, None, None,
+                None, None, None, None, None, None, None, None, v) + _NO_EXTRA
+    if vtype == "time":
+        t = v["time"]
+        precision = v.get("precision")
+        check_time(t, precision)
+        return ("value", vtype, datatype, None, None, None, t, precision,
+                strip_entity_uri(v.get("calendarmodel")), _int32(v.get("timezone")), _int32(v.get("before")),
+                _int32(v.get("after")), None, None, None, None, None, None, None, None,
+                format_time(t, precision)) + _NO_EXTRA
+    if vtype == "quantity":
+        amount, amount_text = decimal_of(v["amount"], "amount")
+        lower, lower_text = _bound(v.get("lowerBound"), "lowerBound")
+        upper, upper_text = _bound(v.get("upperBound"), "upperBound")
+        unit = strip_entity_uri(v.get("unit"))
+        text = display_decimal(amount_text) + (f" {unit}" if unit else "")
+        return ("value", vtype, datatype, None, None, None, None, None, None, None, None, None,
+                amount, unit, lower, upper, None, None, None, None, text, amount_text, lower_text, upper_text, None)
+    if vtype == "monolingualtext":
+        text = checked_text(v["text"])
+        return ("value", vtype, datatype, None, text, checked_text(v["language"]), None, None, None, None,
+                None, None, None, None, None, None, None, None, None, None, text) + _NO_EXTRA
+    if vtype == "globecoordinate":
+        lat = _coordinate(v["latitude"], "latitude", 90)
+        lon = _coordinate(v["longitude"], "longitude", 360)
+        precision = v.get("precision")
+        return ("value", vtype, datatype, None, None, None, None, None, None, None, None, None,
+                None, None, None, None, lat, lon, None if precision is None else decimal_of(precision, "precision")[0],
+                strip_entity_uri(v.get("globe")), f"{lat:.6g}, {lon:.6g}") + _NO_EXTRA
+    # A datavalue type this version does not know: keep it losslessly as JSON.
+    raw = orjson.dumps(v).decode()
+    return ("value", checked_text(vtype), datatype, None, raw, None, None, None, None, None, None, None,
+            None, None, None, None, None, None, None, None, raw) + _NO_EXTRA
+
+
+def _bound(x, what: str) -> tuple[float | None, str | None]:
+    return (None, None) if x is None else decimal_of(x, what)

@@ -7,15 +7,17 @@ import glob
 import heapq
 import json
 import os
+import re
 import shutil
 import time
 
 import duckdb
 
 from .rows import TABLES
-from .tables import SORT_KEYS, build_tables, create_views, quote, set_search_path  # noqa: F401 - re-exported
+from .tables import (SORT_KEYS, build_tables, create_views, find_duplicates, quote,  # noqa: F401 - re-exported
+                     set_search_path)
 
-SCHEMA_VERSION = 2  # 2: statements.statement_order
+SCHEMA_VERSION = 3  # 2: statements.statement_order; 3: amount/lower/upper_text, invalid
 DB_FILE = "kg.duckdb"
 MANIFEST = "manifest.json"
 ERRORS = "errors.jsonl"
@@ -26,14 +28,16 @@ class IngestError(Exception):
     """The ingest could not complete; nothing was published."""
 
 
-def assemble_tables(build_dir: str, parts_dir: str, threads: int, memory_limit: str = "1GB") -> dict[str, int]:
+def assemble_tables(build_dir: str, parts_dir: str, threads: int, memory_limit: str = "1GB",
+                    report: dict | None = None) -> dict[str, int]:
     """Sort each table's parts into one zstd Parquet file, exposed as a view in kg.duckdb (tables.py).
 
     DuckDB sorts out of core (spilling to build_dir), so memory stays bounded
-    whatever the dump size.
+    whatever the dump size. `report` (if given) receives "duplicates" (find_duplicates) and
+    "labels_by_language" (labels and aliases kept per language).
     """
     try:
-        return _assemble(build_dir, parts_dir, threads, memory_limit)
+        return _assemble(build_dir, parts_dir, threads, memory_limit, {} if report is None else report)
     except (duckdb.InterruptException, RuntimeError) as exc:
         # DuckDB turns Ctrl-C into its own error: hand it back as the KeyboardInterrupt it was.
         if isinstance(exc, duckdb.InterruptException) or "interrupted" in str(exc).lower():
@@ -43,15 +47,18 @@ def assemble_tables(build_dir: str, parts_dir: str, threads: int, memory_limit: 
         raise IngestError(f"sorting the tables failed: {exc}") from exc
 
 
-def _assemble(build_dir: str, parts_dir: str, threads: int, memory_limit: str) -> dict[str, int]:
+def _assemble(build_dir: str, parts_dir: str, threads: int, memory_limit: str, report: dict) -> dict[str, int]:
     con = duckdb.connect(os.path.join(build_dir, DB_FILE))
     try:
         con.execute(f"SET threads = {max(1, threads)}")
         con.execute(f"SET memory_limit = '{memory_limit}'")
         con.execute(f"SET temp_directory = '{os.path.join(build_dir, 'duckdb-tmp')}'")
         jobs = {name: sorted(glob.glob(os.path.join(parts_dir, f"{name}-*.parquet"))) for name in TABLES}
-        counts = build_tables(con, jobs, build_dir, max(1, threads))
+        report["duplicates"] = dropped = find_duplicates(con, jobs["entities"])
+        counts = build_tables(con, jobs, build_dir, max(1, threads), dropped)
         create_views(con, build_dir, TABLES)
+        report["labels_by_language"] = dict(con.execute(
+            "SELECT language, count(*) FROM labels GROUP BY language ORDER BY language").fetchall())
         con.execute("CHECKPOINT")
     finally:
         con.close()
@@ -97,11 +104,31 @@ def remove_stale_builds(out_dir: str) -> None:
             pid = int(path.rsplit(".building-", 1)[1].split("-")[0])
         except ValueError:
             continue
-        if not _pid_alive(pid):
+        if not pid_alive(pid):
             shutil.rmtree(path, ignore_errors=True)
 
 
-def _pid_alive(pid: int) -> bool:
+def build_staging_dir(out_dir: str) -> str:
+    """`kgcheck build`'s OUT.new-<pid> (ingest, then index, then publish); those of dead pids go first."""
+    out_dir = os.path.abspath(out_dir)
+    remove_stale_staging(out_dir)
+    return f"{out_dir}.new-{os.getpid()}"
+
+
+def remove_stale_staging(out_dir: str) -> list[str]:
+    """OUT.new-<pid>[.building-…] left by a `kgcheck build` that was killed (SIGKILL runs no cleanup):
+    removed when that pid is gone. Returns the paths removed."""
+    removed = []
+    prefix = f"{out_dir}.new-"
+    for path in glob.glob(glob.escape(prefix) + "*"):
+        digits = re.match(r"[0-9]+", path[len(prefix):])
+        if digits and os.path.isdir(path) and not os.path.islink(path) and not pid_alive(int(digits[0])):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
+def pid_alive(pid: int) -> bool:
     """Is that process still there? (Used by workers: from a forkserver, getppid() is not the parent.)"""
     if pid == os.getpid():
         return True

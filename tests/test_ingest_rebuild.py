@@ -54,6 +54,9 @@ def canon_snak(snak: dict) -> tuple:
 
 
 def canon_row(r: dict) -> tuple:
+    if r["invalid"] is not None:  # a value that broke the Wikibase rules: its datavalue is kept whole as JSON
+        return canon_snak({"snaktype": r["snaktype"] or "value", "datatype": r["datatype"],
+                           "datavalue": json.loads(r["string"])})
     if r["snaktype"] != "value":
         return (r["snaktype"], r["datatype"])
     vtype = r["value_type"]

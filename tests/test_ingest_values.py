@@ -83,9 +83,65 @@ def test_valueless_snaks(snaktype):
     {"snaktype": "value", "property": "P1"},
     "not a snak",
 ])
-def test_malformed_values_raise_bad_value_only(snak):
-    with pytest.raises(BadValue):
-        snak_columns(snak)
+def test_malformed_values_are_stored_invalid_never_raised(snak):
+    v = value_of(snak)
+    assert v["invalid"] and v["string"] == v["value_text"]
+    assert orjson.loads(v["string"]) in (snak, snak.get("datavalue") if isinstance(snak, dict) else None)
+    typed = ("entity_id", "time", "time_precision", "amount", "lower", "upper", "latitude", "longitude")
+    assert all(v[c] is None for c in typed)
+
+
+@pytest.mark.parametrize("value, reason", [
+    ({"time": "+1952-13-45T00:00:00Z", "precision": 11}, "month 13"),
+    ({"time": "+1952-02-30T00:00:00Z", "precision": 11}, "day 30"),
+    ({"time": "+1951-02-29T00:00:00Z", "precision": 11}, "day 29"),
+    ({"time": "+1952-00-05T00:00:00Z", "precision": 9}, "day 5"),
+    ({"time": "+1952-3-11T00:00:00Z", "precision": 11}, "is not +YYYY"),
+    ({"time": "+1952-03-11T10:00:00Z", "precision": 11}, "is not +YYYY"),
+    ({"time": "+12345678901234567-01-01T00:00:00Z", "precision": 9}, "is not +YYYY"),
+    ({"time": "+1952-03-11T00:00:00Z", "precision": 99}, "precision 99"),
+    ({"time": "+1952-03-11T00:00:00Z", "precision": -100}, "precision -100"),
+    ({"time": "+1952-03-11T00:00:00Z", "precision": 15}, "precision 15"),
+])
+def test_times_breaking_the_wikibase_rules_are_invalid(value, reason):
+    v = value_of(dv_snak("time", value))
+    assert reason in v["invalid"] and v["time"] is None and v["value_type"] == "time"
+
+
+@pytest.mark.parametrize("value", [
+    {"time": "+1952-02-29T00:00:00Z", "precision": 11}, {"time": "-0044-03-15T00:00:00Z", "precision": 11},
+    {"time": "+13798000000-00-00T00:00:00Z", "precision": 0}, {"time": "+2000-12-31T00:00:00Z", "precision": 14},
+    {"time": "+00000001952-01-00T00:00:00Z", "precision": 10}, {"time": "+1952-01-01T00:00:00Z"},
+])
+def test_times_within_the_rules_stay_valid(value):
+    v = value_of(dv_snak("time", value))
+    assert v["invalid"] is None and v["time"] == value["time"]
+
+
+@pytest.mark.parametrize("vtype, value, reason", [
+    ("quantity", {"amount": "NaN"}, "not a decimal"),
+    ("quantity", {"amount": "+inf"}, "not a decimal"),
+    ("quantity", {"amount": "+1E+400"}, "not a finite"),
+    ("quantity", {"amount": "+1", "upperBound": "1e999"}, "upperBound"),
+    ("quantity", {"amount": "1_000"}, "not a decimal"),
+    ("quantity", {"amount": True}, "bool"),
+    ("globecoordinate", {"latitude": 999, "longitude": 1}, "latitude 999"),
+    ("globecoordinate", {"latitude": 1, "longitude": -361}, "longitude -361"),
+    ("globecoordinate", {"latitude": "nan", "longitude": 1}, "latitude"),
+    ("globecoordinate", {"latitude": 1, "longitude": 1, "precision": "1e400"}, "precision"),
+])
+def test_non_finite_and_out_of_range_numbers_are_invalid(vtype, value, reason):
+    v = value_of(dv_snak(vtype, value))
+    assert reason in v["invalid"] and v["amount"] is None and v["latitude"] is None
+
+
+def test_quantities_keep_the_exact_decimal_beside_the_float():
+    v = value_of(dv_snak("quantity", {"amount": "+1234567890123456789.125", "unit": WD + "Q11573",
+                                      "lowerBound": "+0.890", "upperBound": "+1234567890123456789.500"}))
+    assert v["amount"] == 1234567890123456789.125 and v["amount_text"] == "+1234567890123456789.125"
+    assert (v["lower_text"], v["upper_text"]) == ("+0.890", "+1234567890123456789.500")
+    assert v["value_text"] == "1234567890123456789.125 Q11573" and v["invalid"] is None
+    assert value_of(dv_snak("quantity", {"amount": "+0.890"}))["value_text"] == "0.890"
 
 
 def test_format_amount_never_raises_on_non_finite():
@@ -123,14 +179,25 @@ def test_snaks_follow_the_order_list_and_keep_properties_it_omits():
     assert [p for p, _ in ordered_snaks(groups, None)] == ["P1", "P2", "P2", "P3"]
 
 
-def test_a_bad_snak_leaves_the_buffers_untouched():
+def test_a_malformed_statement_leaves_the_buffers_untouched():
     out = RowBuffers.empty()
     bad = {"type": "item", "id": "Q1", "claims": {"P1": [
         {"id": "Q1$a", "mainsnak": dv_snak("string", "fine")},
-        {"id": "Q1$b", "mainsnak": dv_snak("string", {"not": "a string"})}]}}
+        {"id": 5, "mainsnak": dv_snak("string", "fine")}]}}
     with pytest.raises(BadValue):
         entity_rows(bad, ("en",), out)
     assert out.size() == 0 and not out.entities
+
+
+def test_a_bad_value_keeps_its_statement_and_is_reported():
+    out = RowBuffers.empty()
+    entity = {"type": "item", "id": "Q1", "claims": {"P1": [
+        {"id": "Q1$a", "mainsnak": dv_snak("string", "fine")},
+        {"id": "Q1$b", "mainsnak": dv_snak("string", {"not": "a string"}),
+         "qualifiers": {"P2": [dv_snak("time", {"time": "+1952-13-45T00:00:00Z", "precision": 11})]}}]}}
+    assert entity_rows(entity, ("en",), out) == 2
+    assert len(out.statements) == 2 and len(out.qualifiers) == 1
+    assert [(t, sid, p) for t, sid, p, _ in out.invalid] == [("statements", "Q1$b", "P1"), ("qualifiers", "Q1$b", "P2")]
 
 
 # -- hypothesis: format_time ----------------------------------------------------------------------

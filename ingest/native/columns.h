@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MAX_COLUMNS 32
+#define MAX_COLUMNS 40
 
 typedef struct {
     char kind;          /* 's' string, 'b' int8, 'i' int32, 'd' float64 */

@@ -110,6 +110,7 @@ static PyObject *Builder_add_chunk(Builder *self, PyObject *args) {
         } else {
             const char *modified;
             size_t modified_len;
+            self->w.line = line_no;
             long n = walk_line(&self->w, s, len, &modified, &modified_len);
             if (n >= 0) {
                 lines++, entities++, statements += n;

@@ -1,7 +1,7 @@
 /* values.py, in C: the typed value columns of one snak (time, quantity, coordinate, text...). Anything
  * values.py would treat in a way this file does not reproduce refuses the whole line (walk.h). */
 #define PY_SSIZE_T_CLEAN
-#include <Python.h> /* PyOS_double_to_string: repr() of a float, byte for byte */
+#include <Python.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -75,7 +75,20 @@ static double to_float(walker *w, int32_t i) {
 
 static void put_opt_float(walker *w, table *t, int32_t i) {
     if (i < 0 || N(i)->type == J_NULL) put_null(t);
-    else put_double(t, to_float(w, i));
+    else {
+        double d = to_float(w, i);
+        if (!isfinite(d)) REFUSE(); /* values.py decimal_of: invalid */
+        put_double(t, d);
+    }
+}
+
+/* values.py decimal_of for a quantity: a decimal string read as a finite double. A JSON number
+ * (whose exact text values.py takes from orjson's float) is the Python path's. */
+static double decimal_string(walker *w, int32_t i) {
+    if (!IS(i, J_STR)) REFUSE();
+    double d = to_float(w, i);
+    if (!isfinite(d)) REFUSE();
+    return d;
 }
 
 static void put_nulls(table *t, int n) {
@@ -97,6 +110,26 @@ static int64_t digits_value(walker *w, const char *s, const char *end, int max_d
         v = v * 10 + (*s - '0');
     }
     return v;
+}
+
+/* values.py check_time: '+YYYY-MM-DDT00:00:00Z' (1-16 year digits), month 0-12, day within the month
+ * (0 for month 0; 29 in February of years divisible by 4), precision missing or 0-14. A value that breaks
+ * these rules is stored marked invalid by values.py: refuse, and let it do so. */
+static void check_time(walker *w, const jnode *t, int no_precision, int64_t precision) {
+    static const int month_days[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const char *s = t->s, *end = s + t->len;
+    if (s == end || (*s != '+' && *s != '-')) REFUSE();
+    const char *y = ++s;
+    while (s < end && *s >= '0' && *s <= '9') s++;
+    size_t ny = (size_t)(s - y);
+    if (ny < 1 || ny > 16 || end - s != 16 || memcmp(s + 6, "T00:00:00Z", 10) != 0 || s[0] != '-' || s[3] != '-')
+        REFUSE();
+    int64_t year = digits_value(w, y, s, 16), month = digits_value(w, s + 1, s + 3, 2);
+    int64_t day = digits_value(w, s + 4, s + 6, 2);
+    if (month > 12) REFUSE();
+    int64_t limit = month == 0 ? 0 : (month == 2 && year % 4) ? 28 : month_days[month - 1];
+    if (day > limit) REFUSE();
+    if (!no_precision && (precision < 0 || precision > 14)) REFUSE();
 }
 
 /* values.py split_time + format_time, for the strict form '+YYYY-MM-DDT...' only. */
@@ -134,20 +167,6 @@ static int format_time(walker *w, const jnode *t, int precision, char *out, size
     return snprintf(out, cap, "%lld%s (precision %d)", ay, era, precision);
 }
 
-/* values.py format_amount: an integral amount below 1e15 as an int, otherwise repr(). */
-static int format_amount(double amount, char *out, size_t cap) {
-    if (isfinite(amount) && amount == trunc(amount) && fabs(amount) < 1e15)
-        return snprintf(out, cap, "%lld", (long long)amount);
-    char *repr = PyOS_double_to_string(amount, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
-    if (!repr) {
-        PyErr_Clear();
-        return -1;
-    }
-    int n = snprintf(out, cap, "%s", repr);
-    PyMem_Free(repr);
-    return n;
-}
-
 void put_value(walker *w, table *t, int32_t snak) {
     char text[256];
     if (!IS(snak, J_OBJ)) REFUSE();
@@ -159,6 +178,7 @@ void put_value(walker *w, table *t, int32_t snak) {
         put_text(w, t, datatype);
         put_nulls(t, 17);
         put_text(w, t, snaktype);
+        put_nulls(t, 4);
         return;
     }
     int32_t datavalue = GET(snak, "datavalue");
@@ -175,18 +195,21 @@ void put_value(walker *w, table *t, int32_t snak) {
         put_str(t, N(id)->s, N(id)->len);
         put_nulls(t, 16);
         put_str(t, N(id)->s, N(id)->len);
+        put_nulls(t, 4);
     } else if (str_eq(type, "string")) {
         if (!IS(v, J_STR)) REFUSE();
         put_null(t);
         put_str(t, N(v)->s, N(v)->len);
         put_nulls(t, 15);
         put_str(t, N(v)->s, N(v)->len);
+        put_nulls(t, 4);
     } else if (str_eq(type, "time")) {
         if (!IS(v, J_OBJ)) REFUSE();
         int32_t time = GET(v, "time");
         if (!IS(time, J_STR)) REFUSE();
         int no_precision;
         int precision = (int)int_in(w, GET(v, "precision"), -128, 127, &no_precision);
+        check_time(w, N(time), no_precision, precision);
         int n = format_time(w, N(time), no_precision ? 11 : precision, text, sizeof text);
         if (n < 0 || (size_t)n >= sizeof text) REFUSE();
         put_nulls(t, 3);
@@ -199,14 +222,21 @@ void put_value(walker *w, table *t, int32_t snak) {
         put_int_in(w, t, GET(v, "after"), INT32_MIN, INT32_MAX);
         put_nulls(t, 8);
         put_str(t, text, (size_t)n);
+        put_nulls(t, 4);
     } else if (str_eq(type, "quantity")) {
         if (!IS(v, J_OBJ)) REFUSE();
-        double amount = to_float(w, GET(v, "amount"));
+        int32_t amount_i = GET(v, "amount"), lower_i = GET(v, "lowerBound"), upper_i = GET(v, "upperBound");
+        double amount = decimal_string(w, amount_i);
+        int has_lower = lower_i >= 0 && N(lower_i)->type != J_NULL, has_upper = upper_i >= 0 && N(upper_i)->type != J_NULL;
+        double lower = has_lower ? decimal_string(w, lower_i) : 0, upper = has_upper ? decimal_string(w, upper_i) : 0;
         const char *unit = NULL;
         size_t unit_len = 0;
         int has_unit = entity_uri(w, GET(v, "unit"), &unit, &unit_len);
-        int n = format_amount(amount, text, sizeof text);
-        if (n < 0 || (size_t)n >= sizeof text) REFUSE();
+        /* values.py display_decimal: the dump's text without its leading '+' (to_float: at most 60 bytes) */
+        const jnode *a = N(amount_i);
+        int plus = a->s[0] == '+';
+        int n = (int)a->len - plus;
+        memcpy(text, a->s + plus, (size_t)n);
         if (has_unit && unit_len) { /* "311 Q712226": the unit follows when it is non-empty */
             if ((size_t)n + 1 + unit_len >= sizeof text) REFUSE();
             text[n++] = ' ';
@@ -217,10 +247,18 @@ void put_value(walker *w, table *t, int32_t snak) {
         put_double(t, amount);
         if (has_unit) put_str(t, unit, unit_len);
         else put_null(t);
-        put_opt_float(w, t, GET(v, "lowerBound"));
-        put_opt_float(w, t, GET(v, "upperBound"));
+        if (has_lower) put_double(t, lower);
+        else put_null(t);
+        if (has_upper) put_double(t, upper);
+        else put_null(t);
         put_nulls(t, 4);
         put_str(t, text, (size_t)n);
+        put_str(t, a->s, a->len);
+        if (has_lower) put_str(t, N(lower_i)->s, N(lower_i)->len);
+        else put_null(t);
+        if (has_upper) put_str(t, N(upper_i)->s, N(upper_i)->len);
+        else put_null(t);
+        put_null(t);
     } else if (str_eq(type, "monolingualtext")) {
         if (!IS(v, J_OBJ)) REFUSE();
         int32_t mono = GET(v, "text"), language = GET(v, "language");
@@ -230,9 +268,12 @@ void put_value(walker *w, table *t, int32_t snak) {
         put_text(w, t, language);
         put_nulls(t, 14);
         put_text(w, t, mono);
+        put_nulls(t, 4);
     } else if (str_eq(type, "globecoordinate")) {
         if (!IS(v, J_OBJ)) REFUSE();
         double lat = to_float(w, GET(v, "latitude")), lon = to_float(w, GET(v, "longitude"));
+        /* values.py _coordinate: finite, latitude within ±90, longitude within ±360 */
+        if (!(lat >= -90 && lat <= 90 && lon >= -360 && lon <= 360)) REFUSE();
         int n = snprintf(text, sizeof text, "%.6g, %.6g", lat, lon);
         if (n < 0 || (size_t)n >= sizeof text) REFUSE();
         put_nulls(t, 13);
@@ -241,6 +282,7 @@ void put_value(walker *w, table *t, int32_t snak) {
         put_opt_float(w, t, GET(v, "precision"));
         put_entity_uri(w, t, GET(v, "globe"));
         put_str(t, text, (size_t)n);
+        put_nulls(t, 4);
     } else {
         REFUSE(); /* a datavalue type this code does not know: rows.py keeps it as JSON */
     }

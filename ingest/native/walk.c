@@ -6,11 +6,11 @@
 #include "walk_internal.h"
 
 const char *TABLE_KINDS[N_TABLES] = {
-    "sssssiis",                /* entities */
-    "ssss",                    /* labels */
-    "ssssiii" VALUE_KINDS,     /* statements */
-    "ssis" VALUE_KINDS,        /* qualifiers */
-    "sssiis" VALUE_KINDS,      /* references */
+    "sssssiis" "i",            /* entities (+ dump_line, every table's last column) */
+    "ssss" "i",                /* labels */
+    "ssssiii" VALUE_KINDS "i", /* statements */
+    "ssis" VALUE_KINDS "i",    /* qualifiers */
+    "sssiis" VALUE_KINDS "i",  /* references */
 };
 
 /* rows.py ordered_snaks: the snak lists of `groups` in the `*-order` list's order, with the
@@ -54,6 +54,8 @@ static void begin(walker *w, table *t) {
 }
 
 static void end(walker *w, table *t) {
+    if (w->line >= 0 && w->line <= INT32_MAX) put_int(t, w->line); /* rows.py MAX_LINE */
+    else put_null(t);
     if (t->failed) REFUSE();
     table_end_row(t);
 }

@@ -12,7 +12,7 @@
 
 enum { T_ENTITIES, T_LABELS, T_STATEMENTS, T_QUALIFIERS, T_REFERENCES, N_TABLES };
 
-#define VALUE_KINDS "sssssssbsiiidsdddddss"
+#define VALUE_KINDS "sssssssbsiiidsdddddss" "ssss" /* + amount_text, lower_text, upper_text, invalid */
 extern const char *TABLE_KINDS[N_TABLES];
 
 typedef struct {
@@ -24,6 +24,7 @@ typedef struct {
     int nlangs;
     int32_t *scratch;   /* snak group order */
     size_t scratch_cap;
+    int64_t line;       /* the dump line being walked: every row's dump_line */
 } walker;
 
 /* Rows of one stripped entity line; returns its statement count, or -1 when refused (rows undone).

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from kgcheck.index.model import COORDINATE, ENTITY, MONOLINGUAL, NOVALUE, QUANTITY, SOMEVALUE, STRING, TIME, Statement, Value
+from kgcheck.index.model import COORDINATE, ENTITY, INVALID, MONOLINGUAL, NOVALUE, QUANTITY, SOMEVALUE, STRING, TIME, Statement, Value
 from kgcheck.index.text import normalise
 
 from kgcheck.verifier.values.units import normalise_unit_text
@@ -71,6 +71,8 @@ def relate(obj: ClaimObject, value: Value, facts: GraphFacts) -> str:
         return UNKNOWN
     if kind == NOVALUE:
         return NO_VALUE
+    if kind == INVALID:  # broke the Wikibase rules at ingest: shown as evidence of nothing
+        return INCOMPARABLE
     if kind == ENTITY:
         return _relate_entity(obj, value.entity_id, facts)
     if kind == TIME:

@@ -189,7 +189,7 @@ class Tools:
 
 
 def create_server(index_dir: str, embedder=None):
-    """An MCPServer over the index at `index_dir` (opened once, read-only)."""
+    """An MCPServer over the index at `index_dir` (opened once, read-only); `embedder` as for KG.open."""
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 
@@ -244,8 +244,8 @@ def create_server(index_dir: str, embedder=None):
     return server
 
 
-def run_stdio(index_dir: str) -> None:
-    server = create_server(index_dir)
+def run_stdio(index_dir: str, embedder=None) -> None:
+    server = create_server(index_dir, embedder=embedder)
     try:
         server.run("stdio")
     finally:

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 
 from kgcheck.verifier.values.dates import compare_dates, DateMatch
-from kgcheck.verifier.text.mentions import Mention, find_mentions, fused_values, split_sentences, _words
+from kgcheck.verifier.text.mentions import Mention, find_mentions, fused_values, split_sentences, word_spans
 from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.referents import descriptions, earlier_referent, implied_subject
 from kgcheck.verifier.values import find_dates, find_quantities
@@ -153,7 +153,7 @@ def extract_claims(kg, facts, text: str, llm=None,
                             links.setdefault(frozenset((x.entity_id, v)), []).append((x, st.property, s, e, v))
                 elif st.value.time and st.value.precision:
                     for s, e, date in dates:
-                        if compare_dates(date, st.value.time, st.value.precision) != DateMatch.CONFLICT:
+                        if _date_agrees(date, st.value.time, st.value.precision):
                             links.setdefault((x.entity_id, s), []).append((x, st.property, a + s, a + e, None))
         for found in links.values():
             for x, pid, s, e, v in _what_the_sentence_says(found, sentence, facts, subject):
@@ -169,6 +169,14 @@ def extract_claims(kg, facts, text: str, llm=None,
                         lambda s, e: any(c.sentence_index == si and c.start < e and s < c.end for c in claims),
                         allowed, set(links))
     return sentences, claims
+
+
+def _date_agrees(date, time: str, precision: int) -> bool:
+    """The written date does not contradict the graph's; a graph time that cannot be read agrees with nothing."""
+    try:
+        return compare_dates(date, time, precision) != DateMatch.CONFLICT
+    except ValueError:
+        return False
 
 
 def _what_the_sentence_says(found: list[tuple], sentence: str, facts, subject) -> list[tuple]:
@@ -222,7 +230,7 @@ def _lifespan(sentence: str, after: int, dates) -> list[tuple[str, int, int]]:
 
 def _topic(text: str, sentence: tuple[int, int], weak: list) -> tuple[int, int, list[str]] | None:
     """A lower-case name the sentence opens on ("The red knot (Calidris canutus) is ..."): a possible subject."""
-    words = _words(text, *sentence)
+    words = word_spans(text, *sentence)
     first = 1 if words and text[words[0][0]:words[0][1]].lower() in ("the", "a", "an") else 0
     if len(words) <= first:
         return None

@@ -201,7 +201,8 @@ def _bare_year_ok(text: str, m: re.Match) -> bool:
 
 
 @lru_cache(maxsize=16384)
-def _find_dates(text: str) -> tuple[tuple[int, int, WrittenDate], ...]:
+def find_dates_cached(text: str) -> tuple[tuple[int, int, WrittenDate], ...]:
+    """`find_dates` as an immutable, cached tuple (quantities ask again for the same sentence)."""
     hints = _hints(text)
     if not _DIGIT.search(text) and not hints["century"] and not hints["millennium"]:
         return ()
@@ -222,7 +223,7 @@ def _find_dates(text: str) -> tuple[tuple[int, int, WrittenDate], ...]:
 
 def find_dates(text: str) -> list[tuple[int, int, WrittenDate]]:
     """(start, end, date) of every date written inside a sentence, left to right."""
-    return list(_find_dates(text)) if isinstance(text, str) else []
+    return list(find_dates_cached(text)) if isinstance(text, str) else []
 
 
 @lru_cache(maxsize=65536)
@@ -233,6 +234,8 @@ def graph_date(time: str, precision: int) -> WrittenDate:
         raise ValueError(f"not a Wikidata time value: {time!r}")
     year = -int(m[2]) if m[1] == "-" else int(m[2])
     month, day = int(m[3]), int(m[4])
+    if month > 12 or day > 31 or precision is None or not 0 <= precision <= 14:
+        raise ValueError(f"not a valid Wikidata time value: {time!r} at precision {precision!r}")
     precision = min(precision, DAY if day else MONTH if month else YEAR)
     return WrittenDate(year, month if precision >= MONTH else None, day if precision >= DAY else None, precision)
 

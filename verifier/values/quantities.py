@@ -1,12 +1,13 @@
 """Written quantities: parse "2,075 square kilometre", "1.5 million", "−12 °C"; compare with graph amounts."""
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 
-from kgcheck.verifier.values.dates import _find_dates
+from kgcheck.verifier.values.dates import find_dates_cached
 from kgcheck.verifier.values.units import convert, scale_between, unit_at, unit_for_text
 
 _DIGIT = re.compile(r"\d")
@@ -134,7 +135,7 @@ def parse_quantity(text: str) -> WrittenQuantity | None:
 
 @lru_cache(maxsize=16384)
 def _find_quantities(text: str) -> tuple[tuple[int, int, WrittenQuantity], ...]:
-    dates = _find_dates(text)
+    dates = find_dates_cached(text)
     found = []
     for m in _QUANTITY_IN_TEXT.finditer(text):
         head = _quantity(m)
@@ -171,6 +172,9 @@ def compare_quantities(claim: WrittenQuantity, claim_unit_id: str | None, graph_
     A claim without a unit is read in the graph's unit ("area 311" means km² when the graph says km²).
     A stated unit that is not known (pass the graph's unit id when its label matches) is INCOMPARABLE.
     """
+    if not all(math.isfinite(x) for x in (graph_amount, claim.amount) + tuple(
+            b for b in (graph_lower, graph_upper, claim.lower, claim.upper) if b is not None)):
+        return QuantityMatch.INCOMPARABLE  # inf would be within any tolerance of anything
     unit_id = claim_unit_id
     if unit_id is None and claim.unit_text:
         unit = unit_for_text(claim.unit_text)

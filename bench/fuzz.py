@@ -1,0 +1,78 @@
+"""A longer fuzzing campaign than the test suite's bounded runs (issue 17).
+
+    PYTHONPATH=<parent of the repo> python bench/fuzz.py [--section dump] [--examples 2000] [--seed N]
+
+Each section runs one hypothesis property many times and prints how many cases ran and how many
+failed (a failure prints hypothesis' minimal failing case and the exit status is 1). Sections:
+  dump   mutated value snaks of every datatype in dump lines, through both row builders and the
+         readers (tests/fuzz_dump.py: check_dump_lines)
+Other sections (claim lines, HTTP bodies) plug in as functions of the same shape: SECTIONS below.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import traceback
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))  # the shared strategies live beside the tests that use them
+
+
+def run_property(name: str, strategy, check, examples: int, seed: int | None) -> tuple[int, int]:
+    """check(drawn value) `examples` times under hypothesis; returns (cases run, cases failed)."""
+    from hypothesis import HealthCheck, given, seed as fixed_seed, settings
+
+    ran = [0]
+
+    def case(value) -> None:
+        ran[0] += 1
+        check(value)
+
+    prop = settings(max_examples=examples, deadline=None, database=None, derandomize=False,
+                    suppress_health_check=list(HealthCheck))(given(strategy)(case))
+    if seed is not None:
+        prop = fixed_seed(seed)(prop)
+    started = time.time()
+    failed = 0
+    try:
+        prop()
+    except Exception:  # noqa: BLE001 - hypothesis re-raises the minimal failing case: report it
+        failed = 1
+        traceback.print_exc()
+    print(f"{name}: {ran[0]:,} cases ran in {time.time() - started:.0f} s, {failed} failed", flush=True)
+    return ran[0], failed
+
+
+def fuzz_dump(examples: int, seed: int | None) -> tuple[int, int]:
+    from fuzz_dump import check_dump_lines, dump_chunks
+
+    from kgcheck.ingest import convert
+
+    builders = "rows.py and the C builder" if convert.native_available() else "rows.py only (C builder not built)"
+    print(f"dump: mutated value snaks of every datatype, {builders}", flush=True)
+    return run_property("dump", dump_chunks, check_dump_lines, examples, seed)
+
+
+SECTIONS = {"dump": fuzz_dump}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--section", action="append", choices=sorted(SECTIONS),
+                        help="run only this section (repeatable); default: all")
+    parser.add_argument("--examples", type=int, default=2000, help="cases per section")
+    parser.add_argument("--seed", type=int, default=None)
+    args = parser.parse_args()
+    total_ran = total_failed = 0
+    for name in args.section or sorted(SECTIONS):
+        ran, failed = SECTIONS[name](args.examples, args.seed)
+        total_ran += ran
+        total_failed += failed
+    print(f"total: {total_ran:,} cases ran, {total_failed} failed")
+    return 1 if total_failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
