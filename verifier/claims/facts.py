@@ -5,11 +5,14 @@ few queries; single-claim callers get the same answers lazily.
 """
 from __future__ import annotations
 
+import math
 import os
 import threading
+from dataclasses import dataclass
 
 import numpy as np
 
+from kgcheck.index.constraints import TIME_SEPARATORS
 from kgcheck.index.model import ENTITY
 
 from kgcheck.verifier.claims.judge import JudgeFacts
@@ -19,10 +22,33 @@ from kgcheck.verifier.claims.judge import JudgeFacts
 # located in/on physical feature, subclass of.
 HIERARCHY = ("P131", "P17", "P276", "P361", "P30", "P706", "P279")
 MAX_DEPTH = 5
-# Single-valued by Wikidata's own constraints; the data decides the rest.
-SINGLE_VALUED = frozenset({"P569", "P570", "P19", "P20", "P21", "P571", "P576", "P1082", "P2046", "P2044", "P2048",
-                           "P2067", "P1477", "P625", "P17", "P36", "P159", "P495", "P577", "P50", "P1566"})
 MIN_SUBJECTS = 20  # below this the data says too little about a property's functionality
+# Measured fallback (no constraint in the dump): a conflicting value refutes only when at most 5% of the
+# subjects holding the property hold several best values (a refutation then errs <= 5% of the time even if
+# every such subject had an unlisted value), and the 95% Wilson upper bound stays under 10%.
+MAX_MULTI_SHARE = 0.05
+MAX_MULTI_UPPER = 0.10
+Z95 = 1.645  # one-sided 95%
+
+
+@dataclass(frozen=True)
+class Exclusivity:
+    """May a value of this property other than the graph's be called false, and on whose word."""
+
+    source: str  # "constraint" (Wikidata's P2302), "measured" (this graph) or "none"
+    exclusive: bool
+    detail: str  # what decided, in words, with its provenance
+    separators: tuple[str, ...] = ()
+    multi_share: float | None = None  # measured share of subjects with several best values
+
+
+def wilson_upper(k: int, n: int, z: float = Z95) -> float:
+    if n == 0:
+        return 1.0
+    p = k / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return min(1.0, (centre + spread) / (1 + z * z / n))
 
 
 class KGFacts(JudgeFacts):
@@ -32,7 +58,8 @@ class KGFacts(JudgeFacts):
         self._names: dict[str, set[str]] = {}
         self._labels: dict[str, str | None] = {}
         self._ancestors: dict[str, set[str]] = {}
-        self._functionality: dict[str, float] | None = None
+        self._exclusivity: dict[str, Exclusivity] | None = None
+        self._exceptions: dict[str, frozenset[str]] = {}
         self._prop_vectors: dict[str, np.ndarray] | None = None
         self._datatypes: dict[str, str | None] = {}
         self._similarity: dict[tuple[str, str], float] = {}
@@ -102,24 +129,39 @@ class KGFacts(JudgeFacts):
         return self._ancestors.get(eid, set())
 
     # -- properties -----------------------------------------------------------------------------
-    def functionality(self, pid: str) -> float:
-        if self._functionality is None:
+    def exclusivity(self, pid: str, subject: str | None = None) -> Exclusivity:
+        if self._exclusivity is None:
             with self._lock:
-                if self._functionality is None:
-                    self._functionality = self._load_functionality()
-        value = self._functionality.get(pid, 0.0)
-        return max(value, 0.95) if pid in SINGLE_VALUED else value
+                if self._exclusivity is None:
+                    self._exclusivity = self._load_exclusivity()
+        found = self._exclusivity.get(pid) or Exclusivity("none", False, "no constraint, too few subjects to measure")
+        if found.source == "constraint" and subject in self._exceptions.get(pid, ()):
+            return Exclusivity("constraint", False, f"{subject} is an exception to the constraint", found.separators)
+        return found
 
-    def _load_functionality(self) -> dict[str, float]:
-        if not self.kg.has_table("property_stats"):
-            return {}
-        out = {}
-        for pid, subjects, functionality, dated_share in self.kg.sql(
-                "SELECT property, subjects, functionality, dated_share FROM property_stats"):
-            if subjects < MIN_SUBJECTS:
-                continue
-            # A time series (population by year) has one value per point in time: single-valued per time.
-            out[pid] = max(functionality, 0.9) if dated_share >= 0.5 else functionality
+    def _load_exclusivity(self) -> dict[str, Exclusivity]:
+        out: dict[str, Exclusivity] = {}
+        if self.kg.has_table("property_stats"):
+            columns = {r[0] for r in self.kg.sql("SELECT column_name FROM information_schema.columns "
+                                                  "WHERE table_name = 'property_stats'")}
+            multi = "best_multi_subjects" if "best_multi_subjects" in columns else "multi_subjects"
+            for pid, subjects, several in self.kg.sql(f"SELECT property, subjects, {multi} FROM property_stats"):
+                if subjects < MIN_SUBJECTS:
+                    continue
+                share, upper = several / subjects, wilson_upper(int(several), int(subjects))
+                exclusive = share <= MAX_MULTI_SHARE and upper <= MAX_MULTI_UPPER
+                out[pid] = Exclusivity("measured" if exclusive else "none", exclusive,
+                                       f"{share:.1%} of {subjects:,} subjects in the graph hold several values",
+                                       TIME_SEPARATORS, share)
+        if self.kg.has_table("property_constraints"):
+            for pid, kind, separators, exceptions, statement_id in self.kg.sql(
+                    "SELECT property, kind, separators, exceptions, statement_id FROM property_constraints "
+                    "ORDER BY property, statement_id"):
+                if pid in out and out[pid].source == "constraint":
+                    continue
+                out[pid] = Exclusivity("constraint", True, f"{kind} constraint ({statement_id})",
+                                       tuple(separators or ()))
+                self._exceptions[pid] = frozenset(exceptions or ())
         return out
 
     def datatype(self, pid: str) -> str | None:
