@@ -1,0 +1,119 @@
+"""Open-world verdicts: exclusivity from Wikidata's constraints (P2302) first, measured second, else none."""
+from __future__ import annotations
+
+import json
+
+import duckdb
+from click.testing import CliRunner
+
+from kgcheck.verifier.claims.check import Checker, CheckOptions
+from kgcheck.verifier.claims.facts import KGFacts, wilson_upper
+from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim
+
+
+def verdict(kg, subject, predicate, obj, closed_world=False):
+    checker = Checker(kg, options=CheckOptions(closed_world=closed_world))
+    return checker.check([Claim(id="c", subject=subject, predicate=predicate, object=obj)])[0]
+
+
+def test_constraints_are_read_from_property_entities(mini_kg_dir):
+    con = duckdb.connect(str(mini_kg_dir / "kg.duckdb"), read_only=True)
+    rows = {r[0]: r[1:] for r in con.execute(
+        "SELECT property, \"constraint\", kind, status, separators, exceptions, statement_id "
+        "FROM property_constraints").fetchall()}
+    con.close()
+    # Only single-value kinds are kept (P19's type constraint is not), with their provenance.
+    assert set(rows) == {"P19", "P20", "P36", "P569", "P570", "P1082", "P2046"}
+    assert rows["P19"] == ("Q52060874", "single best value", "Q21502408", [], [], "P19$constraint-0")
+    assert rows["P1082"][3] == ["P459", "P518", "P585"]  # separators (P4155)
+    assert rows["P36"][3:5] == (["P580", "P582"], ["Q145"])  # separators and exceptions (P2303)
+    assert rows["P2046"][:3] == ("Q19474404", "single value", "Q62026391")  # a suggestion-status constraint
+    manifest = json.loads((mini_kg_dir / "manifest.json").read_text())
+    assert manifest["index"]["counts"]["property_constraints"] == 7
+
+
+def test_exclusivity_sources(mini_kg):
+    facts = KGFacts(mini_kg)
+    e = facts.exclusivity("P19")
+    assert (e.source, e.exclusive) == ("constraint", True) and "P19$constraint-0" in e.detail
+    assert facts.exclusivity("P1082").separators == ("P459", "P518", "P585")
+    assert not facts.exclusivity("P36", "Q145").exclusive  # an exception to the constraint
+    assert facts.exclusivity("P36", "Q31").exclusive
+    assert facts.exclusivity("P106").source == "none"  # no constraint, too few subjects to measure
+
+
+class _StatsKG:
+    """Just enough of KG for the measured fallback: a property_stats table and no constraints."""
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def has_table(self, name):
+        return name == "property_stats"
+
+    def sql(self, query, params=None):
+        if "information_schema" in query:
+            return [("property",), ("subjects",), ("best_multi_subjects",)]
+        return self.rows
+
+
+def test_measured_fallback_needs_subjects_and_a_low_share():
+    facts = KGFacts(_StatsKG([("P1", 2000, 8), ("P2", 2000, 300), ("P3", 10, 0), ("P4", 40, 2)]))
+    assert facts.exclusivity("P1").source == "measured" and facts.exclusivity("P1").exclusive
+    assert facts.exclusivity("P2").source == "none" and not facts.exclusivity("P2").exclusive
+    assert not facts.exclusivity("P3").exclusive  # under MIN_SUBJECTS: unmeasured
+    assert not facts.exclusivity("P4").exclusive  # 5% of 40: the upper bound is too high
+    assert wilson_upper(8, 2000) < 0.01 and wilson_upper(2, 40) > 0.1
+
+
+def test_multi_valued_property_never_refutes_by_default(mini_kg):
+    v = verdict(mini_kg, "Douglas Adams", "occupation", "Belgian politician")
+    assert v.verdict == NOT_ENOUGH_INFO and v.exclusivity == "none" and not v.corrections
+    assert "the graph lists writer, screenwriter, not Belgian politician" in v.reason
+    assert {e.value for e in v.evidence} >= {"writer", "screenwriter"}
+
+
+def test_single_value_constraint_refutes_with_the_correct_value(mini_kg):
+    v = verdict(mini_kg, "Douglas Adams", "place of birth", "London")
+    assert v.verdict == REFUTED and v.exclusivity == "constraint" and v.correction_ids == ("Q350",)
+    assert "single best value constraint" in v.reason
+    v = verdict(mini_kg, "Douglas Adams", "date of birth", "13 March 1952")  # a day off, single-valued
+    assert v.verdict == REFUTED and v.exclusivity == "constraint"
+
+
+def test_date_far_from_all_release_dates_refutes(mini_kg):
+    v = verdict(mini_kg, "Inception", "release date", "2013")
+    assert v.verdict == REFUTED and v.exclusivity == "none" and "far from every" in v.reason
+    assert v.corrections  # the graph's dates
+    near = verdict(mini_kg, "Inception", "release date", "20 July 2010")  # another country's, maybe
+    assert near.verdict == NOT_ENOUGH_INFO and "8 July 2010" in near.reason
+    assert verdict(mini_kg, "Inception", "release date", "16 July 2010").verdict == SUPPORTED
+    assert verdict(mini_kg, "Inception", "release date", "20 July 2010", closed_world=True).verdict == REFUTED
+
+
+def test_closed_world_refutes_any_other_value(mini_kg):
+    v = verdict(mini_kg, "Douglas Adams", "occupation", "Belgian politician", closed_world=True)
+    assert v.verdict == REFUTED and v.exclusivity == "closed-world" and "writer" in v.corrections
+
+
+def test_closed_world_flag_on_check_and_eval(mini_kg_dir, tmp_path, monkeypatch):
+    import kgcheck.index.embed as index_embed
+    from kgcheck.cli import main
+    from kgcheck.index.embed import FakeEmbedder
+
+    monkeypatch.setattr(index_embed, "get_embedder", lambda *a, **k: FakeEmbedder())
+    claims = tmp_path / "c.jsonl"
+    claims.write_text(json.dumps({"id": "1", "subject": "Douglas Adams", "predicate": "occupation",
+                                  "object": "Belgian politician", "label": "NOT_ENOUGH_INFO"}) + "\n")
+    runner = CliRunner()
+    for flag, expected in (([], NOT_ENOUGH_INFO), (["--closed-world"], REFUTED)):
+        out = tmp_path / f"out{len(flag)}.jsonl"
+        result = runner.invoke(main, ["check", str(claims), "--index", str(mini_kg_dir), "-o", str(out), "--quiet",
+                                      *flag])
+        assert result.exit_code == 0, result.output
+        assert json.loads(out.read_text())["verdict"] == expected
+        result = runner.invoke(main, ["eval", str(claims), "--index", str(mini_kg_dir), "--json", *flag])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.output)["accuracy"] == (1.0 if expected == NOT_ENOUGH_INFO else 0.0)
+    result = runner.invoke(main, ["verify", "--help"])
+    assert "--closed-world" in result.output
