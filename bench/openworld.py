@@ -42,6 +42,18 @@ def print_reliability(title: str, pairs) -> None:
         print(f"  {name:<10} {n:>6}  {conf:.3f}  {acc:.3f}  {abs(conf - acc):.3f}{flag}")
 
 
+def print_namesakes(pairs) -> None:
+    """Supports where namesakes the text cannot tell apart hold another value, and the false support they add."""
+    doubted = [(g, v) for g, v in pairs if v.verdict == "SUPPORTED" and "do not hold the value" in v.reason]
+    wrong = [(g, v) for g, v in pairs if v.verdict == "SUPPORTED" and g["label"] != "SUPPORTED"]
+    other = [(g, v) for g, v in wrong if g.get("subject_id") and v.subject_id != g["subject_id"]]
+    not_supported = sum(g["label"] != "SUPPORTED" for g, _ in pairs)
+    print(f"  namesakes: {sum('namesakes' in v.reason for _, v in pairs)} verdicts name one of several namesakes; "
+          f"{len(doubted)} supports doubted (namesakes disagree), {sum(g['label'] == 'SUPPORTED' for g, _ in doubted)} "
+          f"of them right; false support through an entity other than the gold subject: {len(other)} of "
+          f"{not_supported} = {len(other) / max(1, not_supported):.2%} (all false support {len(wrong)})")
+
+
 def source_of(verdict) -> str:
     return getattr(verdict, "exclusivity", None) or "-"
 
@@ -106,6 +118,7 @@ def main() -> None:
     print(f"  by corruption: {report['by_corruption']}")
     sources = Counter(source_of(v) for _, v in dev_pairs if v.verdict == "REFUTED")
     print(f"  REFUTED decided by: {dict(sources)}")
+    print_namesakes(dev_pairs)
     print_reliability("openworld-dev", ow_pairs)
     print_reliability("claims-dev", dev_pairs)
     print_reliability("both", ow_pairs + dev_pairs)

@@ -21,7 +21,9 @@ from kgcheck.verifier.values import parse_date, parse_quantity
 MIN_PROPERTY_SCORE = 0.4  # below this a property candidate is noise (a vector hit with cosine < 0.5)
 SUBJECT_MARGIN = 0.05
 MIN_VECTOR_SUBJECT = 0.6  # 0.8 x cosine 0.75
-NAMESAKE_DOUBT = 0.7  # confidence factor when namesakes the text cannot tell apart disagree
+# Confidence cap of a support when namesakes the text cannot tell apart hold another value (claims-dev:
+# 96% of such supports are right, against 98% of supports overall).
+NAMESAKE_DOUBT = 0.9
 STRONG_SUPPORT = 0.75  # support this strong from any namesake settles which entity the claim is about  # subject candidates this close to the best are all tried, the graph decides
 
 
@@ -190,7 +192,7 @@ class Checker:
         reason = f"{verdict.reason}; about {self.facts.label(sid) or sid} ({sid}), one of {namesakes} namesakes"
         if verdict.verdict == SUPPORTED and disagree:
             reason += f" ({len(disagree)} with this property do not hold the value, e.g. {disagree[0]})"
-            return replace(verdict, reason=reason, confidence=round(verdict.confidence * NAMESAKE_DOUBT, 3))
+            return replace(verdict, reason=reason, confidence=min(verdict.confidence, NAMESAKE_DOUBT))
         return replace(verdict, reason=reason)
 
     def _choose_properties(self, props, obj: ClaimObject, claim: Claim, statements) -> list[PropertyChoice]:
