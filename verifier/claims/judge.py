@@ -33,7 +33,7 @@ POINT_IN_TIME, START_TIME, END_TIME = "P585", "P580", "P582"
 # right nearly always when many subjects hold several values (>= 30%: a missing value is the likely story),
 # wrong more often than not below that (a differing value is then usually a wrong one).
 CONFIDENCE = {"constraint": 0.95, "far": 0.9, "closed-world": 0.7, "no-value": 0.9, "absent": 0.95,
-              "listed": 0.65, "listed-multi": 0.95, "listed-few": 0.45}
+              "listed": 0.65, "listed-multi": 0.95, "listed-few": 0.45, "more-specific": 0.9}
 MANY_MULTI = 0.3
 SO_RELATED = 0.6  # predicate-property similarity for rule B (same subject and object) to support
 
@@ -156,7 +156,8 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
                            f"no {facts.label(primary.pid) or primary.pid}", evidence, exclusivity="none")
         conflicts = [st for rel, st in rels if rel == CONFLICT]
         if any(rel == MORE_SPECIFIC for rel, _ in rels):
-            return verdict(NOT_ENOUGH_INFO, 0.6, "B", "the claim is more specific than the graph's value", evidence)
+            return verdict(NOT_ENOUGH_INFO, CONFIDENCE["more-specific"], "B", "the claim is more specific than the "
+                           "graph's value", evidence)
         if all(rel == INCOMPARABLE for rel, _ in rels):
             return verdict(NOT_ENOUGH_INFO, 0.6, "B", "the graph's value cannot be compared with the claim (an "
                            "entity without a label in this index, or another kind of value)", evidence)
