@@ -117,3 +117,30 @@ def test_closed_world_flag_on_check_and_eval(mini_kg_dir, tmp_path, monkeypatch)
         assert json.loads(result.output)["accuracy"] == (1.0 if expected == NOT_ENOUGH_INFO else 0.0)
     result = runner.invoke(main, ["verify", "--help"])
     assert "--closed-world" in result.output
+
+
+def test_quantity_outside_every_value_refutes_even_without_exclusivity(mini_kg):
+    v = verdict(mini_kg, "Douglas Adams", "height", "2.5 metre")  # height: no constraint, too few subjects
+    assert v.verdict == REFUTED and v.exclusivity == "none" and "far from every height" in v.reason
+    assert verdict(mini_kg, "Douglas Adams", "height", "1.96 metre").verdict == SUPPORTED
+
+
+def test_namesakes_are_named_and_their_disagreement_lowers_confidence(kg_of):
+    from conftest import fixture_builders
+
+    fx = fixture_builders()
+    kg = kg_of([
+        fx.entity("Q100", "Monroe County", "county of New York", sitelinks=12,
+                  claims=[("P2046", fx.quantity("+3537", "Q712226"))]),
+        fx.entity("Q200", "Monroe County", "county of Indiana", sitelinks=3,
+                  claims=[("P2046", fx.quantity("+1030", "Q712226"))]),
+        fx.entity("Q300", "Lone County", "the only one", claims=[("P2046", fx.quantity("+1030", "Q712226"))]),
+        fx.entity("Q712226", "square kilometre"),
+        fx.prop("P2046", "area", "quantity"),
+    ])
+    shared = verdict(kg, "Monroe County", "area", "1030 square kilometre")
+    assert shared.verdict == SUPPORTED and shared.subject_id == "Q200"
+    assert "Monroe County (Q200), one of 2 namesakes" in shared.reason and "Q100" in shared.reason
+    alone = verdict(kg, "Lone County", "area", "1030 square kilometre")
+    assert alone.verdict == SUPPORTED and shared.confidence <= 0.9 < alone.confidence
+    assert "namesakes" not in alone.reason
