@@ -81,7 +81,7 @@ def _ended(st: Statement) -> str | None:
 
 
 def evidence_of(st: Statement, relation: str, score: float, facts: GraphFacts) -> Evidence:
-    labels = _LabelView(facts)
+    labels = LabelView(facts)
     return Evidence(
         statement_id=st.statement_id, subject=st.subject, subject_label=facts.label(st.subject),
         property=st.property, property_label=facts.label(st.property), value=plain_value(st.value, labels),
@@ -93,12 +93,12 @@ def evidence_of(st: Statement, relation: str, score: float, facts: GraphFacts) -
 
 
 def reference_pairs(references, facts: GraphFacts) -> tuple:
-    labels = _LabelView(facts)
+    labels = LabelView(facts)
     return tuple(tuple((facts.label(s.property) or s.property, plain_value(s.value, labels)) for s in r.snaks)
                  for r in references)
 
 
-class _LabelView(dict):
+class LabelView(dict):
     """A dict-like view over facts.label for the render helpers."""
 
     def __init__(self, facts: GraphFacts):
@@ -132,7 +132,7 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
         return Verdict(claim=claim, verdict=v, confidence=round(confidence, 3), rule=rule, reason=reason,
                        exclusivity=exclusivity,
                        subject_id=subject_id, property_ids=tuple(p.pid for p in props), evidence=tuple(evidence),
-                       corrections=tuple(plain_value(s.value, _LabelView(facts)) for s in corrections),
+                       corrections=tuple(plain_value(s.value, LabelView(facts)) for s in corrections),
                        correction_ids=tuple(s.value.entity_id or "" for s in corrections))
 
     support = [(SUPPORT_STRENGTH[rel] * min(1.0, 0.6 + 0.4 * score) + (0.01 if st.rank == "preferred" else 0),
@@ -198,7 +198,7 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
 
 
 def _listing(statements: list[Statement], facts: GraphFacts, limit: int = 5) -> str:
-    values = list(dict.fromkeys(plain_value(st.value, _LabelView(facts)) for st in statements
+    values = list(dict.fromkeys(plain_value(st.value, LabelView(facts)) for st in statements
                                 if st.rank != "deprecated"))
     more = f" and {len(values) - limit} more" if len(values) > limit else ""
     return ", ".join(values[:limit]) + more
@@ -236,7 +236,7 @@ def _fractional_year(d) -> float:
 
 def _support_reason(rel: str, st: Statement, facts: GraphFacts) -> str:
     reason = {MATCH: "the graph states the same value", LESS_SPECIFIC: "the claim is less specific than the graph's "
-              f"value ({plain_value(st.value, _LabelView(facts))})",
+              f"value ({plain_value(st.value, LabelView(facts))})",
               MORE_PRECISE: "consistent as far as the graph's precision goes",
               }.get(rel, "the graph's value matches at the claim's precision")
     ended = _ended(st)
