@@ -114,7 +114,8 @@ def main() -> None:
 
     report, dev_pairs = evaluate(kg, str(dev), options)
     print(f"claims-dev over the same graph: C1 {report['C1']:.2%} (>= 95%), C3 {report['C3']:.2%} (>= 85%), "
-          f"false support {report['false_support']:.2%} (<= 2%), accuracy {report['accuracy']:.2%}")
+          f"false support {report['false_support']:.2%} (<= 2%), accuracy {report['accuracy']:.2%}; "
+          f"{report['claims_per_second']:,.0f} claims/s warm")
     print(f"  by corruption: {report['by_corruption']}")
     sources = Counter(source_of(v) for _, v in dev_pairs if v.verdict == "REFUTED")
     print(f"  REFUTED decided by: {dict(sources)}")
