@@ -144,3 +144,40 @@ def test_namesakes_are_named_and_their_disagreement_lowers_confidence(kg_of):
     alone = verdict(kg, "Lone County", "area", "1030 square kilometre")
     assert alone.verdict == SUPPORTED and shared.confidence <= 0.9 < alone.confidence
     assert "namesakes" not in alone.reason
+
+
+def test_cooccurrence_expectation_decides():
+    from kgcheck.verifier.claims.cooccur import MIN_EXPECTED, cooccurrence
+
+    holders = {"US": frozenset({f"f{i}" for i in range(40)}), "UK": frozenset({f"f{i}" for i in range(20)}),
+               "SU": frozenset({f"g{i}" for i in range(20)}), "RU": frozenset({"g0"})}
+    # E = 39 * 20 * (1/3) / 60 = 4.3 >= 3 other subjects expected, none seen: exclusive in practice.
+    never = cooccurrence(holders, "f39", ["US"], ["SU"], 60, 1 / 3)
+    assert never.exclusive and never.observed == 0 and never.expected >= MIN_EXPECTED and never.held == "US"
+    assert not cooccurrence(holders, "f39", ["US"], ["UK"], 60, 1 / 3).exclusive  # seen together 19 times
+    assert not cooccurrence(holders, "f39", ["US"], ["RU"], 60, 1 / 3).exclusive  # rare: E = 0.2, silence says little
+    assert not cooccurrence(holders, "f39", ["US"], ["SU"], 60, 0.05).exclusive  # few many-valued subjects: E < 3
+    assert not cooccurrence(holders, "f39", ["US"], ["SU", "UK"], 60, 1 / 3).exclusive  # one reading co-occurs
+    assert cooccurrence(holders, "f39", ["US"], ["nowhere"], 60, 1 / 3) is None  # not a value of the property
+
+
+def test_a_value_never_seen_beside_the_graphs_refutes_on_a_multi_valued_property(kg_of):
+    from conftest import fixture_builders
+
+    fx = fixture_builders()
+    countries = {"Q30": "United States", "Q145": "United Kingdom", "Q15180": "Soviet Union", "Q999": "Ruritania"}
+    films = [fx.entity(f"Q{1000 + i}", f"Film {i}", "film",
+                       claims=[("P495", fx.item(c, None)) for c in
+                               (("Q30", "Q145") if i < 20 else ("Q30",) if i < 40 else ("Q15180",))])
+             for i in range(60)]
+    films.append(fx.entity("Q2000", "Lone Film", "film", claims=[("P495", fx.item("Q999", None))]))
+    kg = kg_of(films + [fx.entity(q, label) for q, label in countries.items()] +
+               [fx.prop("P495", "country of origin", "wikibase-item")])
+    # A third of the films hold several countries: the measured fallback cannot call the property exclusive.
+    assert not KGFacts(kg).exclusivity("P495").exclusive
+    v = verdict(kg, "Film 39", "country of origin", "Soviet Union")
+    assert v.verdict == REFUTED and v.exclusivity == "co-occurrence" and v.correction_ids == ("Q30",)
+    assert "Soviet Union is not held beside United States" in v.reason
+    assert verdict(kg, "Film 39", "country of origin", "United Kingdom").verdict == NOT_ENOUGH_INFO  # co-occurs
+    assert verdict(kg, "Film 39", "country of origin", "Ruritania").verdict == NOT_ENOUGH_INFO  # too rare to tell
+    assert verdict(kg, "Film 39", "country of origin", "Soviet Union", closed_world=True).exclusivity == "closed-world"

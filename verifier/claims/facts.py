@@ -15,6 +15,8 @@ import numpy as np
 from kgcheck.index.constraints import TIME_SEPARATORS
 from kgcheck.index.model import ENTITY
 
+from kgcheck.verifier.claims.byclass import INSTANCE_OF, PropertyByClass
+from kgcheck.verifier.claims.cooccur import CoOccurrence, cooccurrence
 from kgcheck.verifier.claims.judge import JudgeFacts
 
 # Properties whose closure makes a claimed value "less specific" than the graph's:
@@ -40,6 +42,7 @@ class Exclusivity:
     detail: str  # what decided, in words, with its provenance
     separators: tuple[str, ...] = ()
     multi_share: float | None = None  # measured share of subjects with several best values
+    subjects: int = 0  # subjects holding the property (measured)
 
 
 def wilson_upper(k: int, n: int, z: float = Z95) -> float:
@@ -63,6 +66,8 @@ class KGFacts(JudgeFacts):
         self._prop_vectors: dict[str, np.ndarray] | None = None
         self._datatypes: dict[str, str | None] = {}
         self._similarity: dict[tuple[str, str], float] = {}
+        self._holders: dict[str, dict[str, frozenset[str]]] = {}
+        self._by_class: dict[str, PropertyByClass] = {}
 
     # -- names and labels -------------------------------------------------------------------------
     def prefetch_names(self, ids) -> None:
@@ -152,7 +157,7 @@ class KGFacts(JudgeFacts):
                 exclusive = share <= MAX_MULTI_SHARE and upper <= MAX_MULTI_UPPER
                 out[pid] = Exclusivity("measured" if exclusive else "none", exclusive,
                                        f"{share:.1%} of {subjects:,} subjects in the graph hold several values",
-                                       TIME_SEPARATORS, share)
+                                       TIME_SEPARATORS, share, int(subjects))
         if self.kg.has_table("property_constraints"):
             for pid, kind, separators, exceptions, statement_id in self.kg.sql(
                     "SELECT property, kind, separators, exceptions, statement_id FROM property_constraints "
@@ -163,6 +168,50 @@ class KGFacts(JudgeFacts):
                                        tuple(separators or ()))
                 self._exceptions[pid] = frozenset(exceptions or ())
         return out
+
+    def class_exclusivity(self, pid: str, subject: str) -> Exclusivity | None:
+        """The measured test among the subjects of the subject's classes (byclass.py); None if none measurable."""
+        measured = self.by_class(pid).measured(subject, MIN_SUBJECTS)
+        if not measured:
+            return None
+        loosest = measured[0]
+        upper = wilson_upper(loosest.several, loosest.subjects)
+        exclusive = loosest.share <= MAX_MULTI_SHARE and upper <= MAX_MULTI_UPPER
+        return Exclusivity("class", exclusive, f"{loosest.share:.1%} of the {loosest.subjects:,} subjects that are "
+                           f"{self.label(loosest.cls) or loosest.cls} hold several values", TIME_SEPARATORS,
+                           loosest.share, loosest.subjects)
+
+    def by_class(self, pid: str) -> PropertyByClass:
+        """Subjects holding pid with their number of best values and their classes: one query per property."""
+        found = self._by_class.get(pid)
+        if found is None:
+            found = self._by_class[pid] = PropertyByClass.from_rows(self.kg.sql("""
+                WITH usable AS (SELECT subject, value_text, rank FROM statements
+                                WHERE property = ? AND rank <> 'deprecated' AND snaktype = 'value'),
+                preferred AS (SELECT subject, bool_or(rank = 'preferred') AS has FROM usable GROUP BY subject),
+                best AS (SELECT u.subject, count(DISTINCT u.value_text) AS n FROM usable u JOIN preferred p
+                         USING (subject) WHERE u.rank = 'preferred' OR NOT p.has GROUP BY u.subject)
+                SELECT b.subject, b.n, c.entity_id FROM best b LEFT JOIN statements c ON c.subject = b.subject
+                    AND c.property = ? AND c.rank <> 'deprecated' AND c.entity_id IS NOT NULL""", [pid, INSTANCE_OF]))
+        return found
+
+    def cooccurrence(self, pid: str, subject: str, held: list[str], claimed: list[str]) -> CoOccurrence | None:
+        """How often other subjects hold a claimed value beside the subject's values of pid (cooccur.py)."""
+        measured = self.exclusivity(pid, subject)
+        if measured.multi_share is None or measured.subjects < MIN_SUBJECTS:
+            return None
+        return cooccurrence(self.holders(pid), subject, held, claimed, measured.subjects, measured.multi_share)
+
+    def holders(self, pid: str) -> dict[str, frozenset[str]]:
+        """Per entity value of pid, the subjects holding it (non-deprecated): one query per property, cached."""
+        found = self._holders.get(pid)
+        if found is None:
+            grouped: dict[str, set[str]] = {}
+            for value, subject in self.kg.sql("SELECT entity_id, subject FROM statements WHERE property = ? AND "
+                                              "entity_id IS NOT NULL AND rank <> 'deprecated'", [pid]):
+                grouped.setdefault(value, set()).add(subject)
+            found = self._holders[pid] = {v: frozenset(s) for v, s in grouped.items()}
+        return found
 
     def datatype(self, pid: str) -> str | None:
         if pid not in self._datatypes:

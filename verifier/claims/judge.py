@@ -33,7 +33,8 @@ POINT_IN_TIME, START_TIME, END_TIME = "P585", "P580", "P582"
 # right nearly always when many subjects hold several values (>= 30%: a missing value is the likely story),
 # wrong more often than not below that (a differing value is then usually a wrong one).
 CONFIDENCE = {"constraint": 0.95, "far": 0.9, "closed-world": 0.7, "no-value": 0.9, "absent": 0.95,
-              "listed": 0.65, "listed-multi": 0.95, "listed-few": 0.45, "more-specific": 0.9}
+              "listed": 0.65, "listed-multi": 0.95, "listed-few": 0.45, "more-specific": 0.9,
+              "co-occurrence": 0.85}
 MANY_MULTI = 0.3
 SO_RELATED = 0.6  # predicate-property similarity for rule B (same subject and object) to support
 
@@ -51,6 +52,12 @@ class JudgeFacts(GraphFacts):
 
     def predicate_similarity(self, predicate: str, pid: str) -> float:
         raise NotImplementedError
+
+    def class_exclusivity(self, pid: str, subject: str):  # -> facts.Exclusivity | None
+        return None
+
+    def cooccurrence(self, pid: str, subject: str, held: list[str], claimed: list[str]):  # -> cooccur.CoOccurrence
+        return None  # facts that cannot count co-occurring values never refute through them
 
 
 def _sort_key_time(st: Statement) -> str:
@@ -174,6 +181,9 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
                            "reading: any other value refutes)", evidence, corrections=current[:3],
                            exclusivity="closed-world")
         exclusive = facts.exclusivity(primary.pid, subject_id)
+        if not exclusive.exclusive and exclusive.source != "constraint":  # an exception to a constraint stays one
+            by_class = facts.class_exclusivity(primary.pid, subject_id)
+            exclusive = by_class if by_class is not None and by_class.exclusive else exclusive
         if exclusive.exclusive:
             confidence = CONFIDENCE["constraint"] if exclusive.source == "constraint" else \
                 1.0 - max(exclusive.multi_share or 0.0, 0.03)
@@ -181,6 +191,14 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
                       f"{pname} takes one value ({exclusive.detail}) and the graph's differs")
             return verdict(REFUTED, confidence * min(1.0, 0.6 + 0.4 * primary.score), "B", reason, evidence,
                            corrections=current[:3], exclusivity=exclusive.source)
+        held = [st.value.entity_id for st in conflicts if st.rank != "deprecated" and st.value.entity_id]
+        claimed = [obj.object_id] if obj.object_id else list(obj.linked_ids)
+        seen = facts.cooccurrence(primary.pid, subject_id, held, claimed) if held and claimed else None
+        if seen is not None and seen.exclusive:
+            z, x = facts.label(seen.claimed) or seen.claimed, facts.label(seen.held) or seen.held
+            return verdict(REFUTED, CONFIDENCE["co-occurrence"] * min(1.0, 0.6 + 0.4 * primary.score), "B",
+                           f"the graph's {pname} is {_listing(conflicts, facts)}; {z} is not held beside {x}: "
+                           f"{seen.detail}", evidence, corrections=current[:3], exclusivity="co-occurrence")
         if len(conflicts) == len(rels) and _far_from_all(obj, conflicts, claim):
             return verdict(REFUTED, CONFIDENCE["far"], "B", f"the claimed value is far from every {pname} the graph "
                            f"holds ({_listing(conflicts, facts)})", evidence, corrections=current[:3],
