@@ -16,7 +16,7 @@ from kgcheck.index.constraints import TIME_SEPARATORS
 from kgcheck.index.model import ENTITY
 
 from kgcheck.verifier.claims.byclass import INSTANCE_OF, PropertyByClass
-from kgcheck.verifier.claims.cooccur import CoOccurrence, cooccurrence
+from kgcheck.verifier.claims.cooccur import CoOccurrence, cooccurrence, held_alone, values_per_subject
 from kgcheck.verifier.claims.judge import JudgeFacts
 
 # Properties whose closure makes a claimed value "less specific" than the graph's:
@@ -68,6 +68,7 @@ class KGFacts(JudgeFacts):
         self._similarity: dict[tuple[str, str], float] = {}
         self._holders: dict[str, dict[str, frozenset[str]]] = {}
         self._by_class: dict[str, PropertyByClass] = {}
+        self._per_subject: dict[str, dict[str, int]] = {}
 
     # -- names and labels -------------------------------------------------------------------------
     def prefetch_names(self, ids) -> None:
@@ -194,6 +195,23 @@ class KGFacts(JudgeFacts):
                 SELECT b.subject, b.n, c.entity_id FROM best b LEFT JOIN statements c ON c.subject = b.subject
                     AND c.property = ? AND c.rank <> 'deprecated' AND c.entity_id IS NOT NULL""", [pid, INSTANCE_OF]))
         return found
+
+    def value_exclusivity(self, pid: str, subject: str, held: list[str]) -> Exclusivity | None:
+        """The measured test among the other subjects holding each value the subject holds: exclusive when every
+        held value is measured and comes alone (cooccur.held_alone); None when nothing is held."""
+        holders = self.holders(pid)
+        count = self._per_subject.get(pid)
+        if count is None:
+            count = self._per_subject[pid] = values_per_subject(holders)
+        found = held_alone(holders, count, subject, held)
+        if not found:
+            return None
+        loosest = found[0]
+        upper = wilson_upper(loosest.several, loosest.subjects)
+        exclusive = loosest.subjects >= MIN_SUBJECTS and loosest.share <= MAX_MULTI_SHARE and upper <= MAX_MULTI_UPPER
+        return Exclusivity("value", exclusive, f"{loosest.share:.1%} of the {loosest.subjects:,} other subjects with "
+                           f"{self.label(loosest.value) or loosest.value} hold several values", TIME_SEPARATORS,
+                           loosest.share, loosest.subjects)
 
     def cooccurrence(self, pid: str, subject: str, held: list[str], claimed: list[str]) -> CoOccurrence | None:
         """How often other subjects hold a claimed value beside the subject's values of pid (cooccur.py)."""

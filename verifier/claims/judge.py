@@ -56,6 +56,9 @@ class JudgeFacts(GraphFacts):
     def class_exclusivity(self, pid: str, subject: str):  # -> facts.Exclusivity | None
         return None
 
+    def value_exclusivity(self, pid: str, subject: str, held: list[str]):  # -> facts.Exclusivity | None
+        return None
+
     def cooccurrence(self, pid: str, subject: str, held: list[str], claimed: list[str]):  # -> cooccur.CoOccurrence
         return None  # facts that cannot count co-occurring values never refute through them
 
@@ -184,6 +187,10 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
         if not exclusive.exclusive and exclusive.source != "constraint":  # an exception to a constraint stays one
             by_class = facts.class_exclusivity(primary.pid, subject_id)
             exclusive = by_class if by_class is not None and by_class.exclusive else exclusive
+        held = [st.value.entity_id for st in conflicts if st.rank != "deprecated" and st.value.entity_id]
+        if not exclusive.exclusive and exclusive.source != "constraint" and held and len(held) == len(conflicts):
+            by_value = facts.value_exclusivity(primary.pid, subject_id, held)
+            exclusive = by_value if by_value is not None and by_value.exclusive else exclusive
         if exclusive.exclusive:
             confidence = CONFIDENCE["constraint"] if exclusive.source == "constraint" else \
                 1.0 - max(exclusive.multi_share or 0.0, 0.03)
@@ -191,7 +198,6 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
                       f"{pname} takes one value ({exclusive.detail}) and the graph's differs")
             return verdict(REFUTED, confidence * min(1.0, 0.6 + 0.4 * primary.score), "B", reason, evidence,
                            corrections=current[:3], exclusivity=exclusive.source)
-        held = [st.value.entity_id for st in conflicts if st.rank != "deprecated" and st.value.entity_id]
         claimed = [obj.object_id] if obj.object_id else list(obj.linked_ids)
         seen = facts.cooccurrence(primary.pid, subject_id, held, claimed) if held and claimed else None
         if seen is not None and seen.exclusive:
