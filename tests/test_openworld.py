@@ -181,3 +181,37 @@ def test_a_value_never_seen_beside_the_graphs_refutes_on_a_multi_valued_property
     assert verdict(kg, "Film 39", "country of origin", "United Kingdom").verdict == NOT_ENOUGH_INFO  # co-occurs
     assert verdict(kg, "Film 39", "country of origin", "Ruritania").verdict == NOT_ENOUGH_INFO  # too rare to tell
     assert verdict(kg, "Film 39", "country of origin", "Soviet Union", closed_world=True).exclusivity == "closed-world"
+
+
+def test_functionality_measured_among_the_subjects_class_and_among_holders_of_its_value(kg_of):
+    from conftest import fixture_builders
+
+    fx = fixture_builders()
+    clubs = [fx.entity(f"Q{3000 + i}", f"Club {i}", "football club",
+                       claims=[("P31", fx.item("Q476028", None)), ("P17", fx.item("Q159" if i < 25 else "Q41", None))])
+             for i in range(30)]
+    # Cities often list a historical state beside today's: a third of the graph's subjects hold several countries.
+    cities = [fx.entity(f"Q{4000 + i}", f"City {i}", "city",
+                        claims=[("P31", fx.item("Q515", None)), ("P17", fx.item("Q159", None))] +
+                        ([("P17", fx.item("Q15180", None))] if i < 20 else []))
+              for i in range(30)]
+    teams = [fx.entity(f"Q{5000 + i}", f"Team {i}", "team without a class", claims=[("P17", fx.item("Q145", None))])
+             for i in range(30)]
+    named = {"Q476028": "association football club", "Q515": "city", "Q159": "Russia", "Q41": "Greece",
+             "Q15180": "Soviet Union", "Q145": "United Kingdom", "Q30": "United States of America"}
+    kg = kg_of(clubs + cities + teams + [fx.entity(q, label) for q, label in named.items()] +
+               [fx.prop("P17", "country", "wikibase-item"), fx.prop("P31", "instance of", "wikibase-item")])
+    facts = KGFacts(kg)
+    assert not facts.exclusivity("P17").exclusive  # 20 of 90 subjects hold several countries
+    v = verdict(kg, "Club 3", "country", "United States of America")
+    assert v.verdict == REFUTED and v.exclusivity == "class" and v.correction_ids == ("Q159",)
+    assert "of the 30 subjects that are association football club hold several values" in v.reason
+    city = verdict(kg, "City 25", "country", "Greece")  # cities hold several countries: open world
+    assert city.verdict == NOT_ENOUGH_INFO and "the graph lists Russia, not Greece" in city.reason
+    assert not facts.class_exclusivity("P17", "Q4025").exclusive
+    # No class, but the 29 other subjects holding United Kingdom hold nothing else.
+    assert facts.class_exclusivity("P17", "Q5000") is None
+    team = verdict(kg, "Team 0", "country", "Russia")
+    assert team.verdict == REFUTED and team.exclusivity == "value" and team.correction_ids == ("Q145",)
+    assert "of the 29 other subjects with United Kingdom hold several values" in team.reason
+    assert not facts.value_exclusivity("P17", "Q4025", ["Q159"]).exclusive  # Russia often comes with another
