@@ -76,21 +76,14 @@ class HeldAlone:
         return self.several / self.subjects if self.subjects else 1.0
 
 
-def values_per_subject(holders: dict[str, frozenset[str]]) -> dict[str, int]:
-    count: dict[str, int] = {}
-    for subjects in holders.values():
-        for s in subjects:
-            count[s] = count.get(s, 0) + 1
-    return count
-
-
 def held_alone(holders: dict[str, frozenset[str]], count: dict[str, int], subject: str,
                held: list[str]) -> list[HeldAlone]:
     """For each value the subject holds, the other subjects holding it and how many of them hold several values
     of the property (a value that comes alone — a football club's Russia — says the subject takes no other);
-    loosest (highest share) first. count: values_per_subject(holders). The caller applies the same test as to a whole property (facts.py)."""
+    loosest (highest share) first. count: per subject, its number of values at one time (facts.best_counts).
+    The caller applies the same test as to a whole property (facts.py)."""
     out = []
     for x in dict.fromkeys(held):
         others = holders.get(x, frozenset()) - {subject}
-        out.append(HeldAlone(x, len(others), sum(count[s] > 1 for s in others)))
+        out.append(HeldAlone(x, len(others), sum(count.get(s, 1) > 1 for s in others)))
     return sorted(out, key=lambda h: (-h.share, h.value))

@@ -16,7 +16,7 @@ from kgcheck.index.constraints import TIME_SEPARATORS
 from kgcheck.index.model import ENTITY
 
 from kgcheck.verifier.claims.byclass import INSTANCE_OF, PropertyByClass
-from kgcheck.verifier.claims.cooccur import CoOccurrence, cooccurrence, held_alone, values_per_subject
+from kgcheck.verifier.claims.cooccur import CoOccurrence, cooccurrence, held_alone
 from kgcheck.verifier.claims.judge import JudgeFacts
 
 # Properties whose closure makes a claimed value "less specific" than the graph's:
@@ -186,24 +186,42 @@ class KGFacts(JudgeFacts):
         """Subjects holding pid with their number of best values and their classes: one query per property."""
         found = self._by_class.get(pid)
         if found is None:
-            found = self._by_class[pid] = PropertyByClass.from_rows(self.kg.sql("""
-                WITH usable AS (SELECT subject, value_text, rank FROM statements
+            best = self.best_counts(pid)
+            classes = self.kg.sql("SELECT subject, entity_id FROM statements WHERE property = ? AND rank <> "
+                                  "'deprecated' AND entity_id IS NOT NULL AND subject IN (SELECT unnest(?))",
+                                  [INSTANCE_OF, sorted(best)])
+            typed = {s for s, _ in classes}
+            rows = [(s, best[s], c) for s, c in classes] + [(s, n, None) for s, n in best.items() if s not in typed]
+            found = self._by_class[pid] = PropertyByClass.from_rows(rows)
+        return found
+
+    def best_counts(self, pid: str) -> dict[str, int]:
+        """Per subject holding pid, its number of best values at one time: preferred rank if any, and values
+        told apart by a time qualifier (point in time, start, end) not counted together — the reading of
+        property_stats.best_multi_subjects (index/constraints.py), for one property."""
+        found = self._per_subject.get(pid)
+        if found is None:
+            separators = ", ".join(f"'{p}'" for p in TIME_SEPARATORS)
+            found = self._per_subject[pid] = dict(self.kg.sql(f"""
+                WITH usable AS (SELECT subject, statement_id, rank, value_text FROM statements
                                 WHERE property = ? AND rank <> 'deprecated' AND snaktype = 'value'),
                 preferred AS (SELECT subject, bool_or(rank = 'preferred') AS has FROM usable GROUP BY subject),
-                best AS (SELECT u.subject, count(DISTINCT u.value_text) AS n FROM usable u JOIN preferred p
-                         USING (subject) WHERE u.rank = 'preferred' OR NOT p.has GROUP BY u.subject)
-                SELECT b.subject, b.n, c.entity_id FROM best b LEFT JOIN statements c ON c.subject = b.subject
-                    AND c.property = ? AND c.rank <> 'deprecated' AND c.entity_id IS NOT NULL""", [pid, INSTANCE_OF]))
+                stamps AS (SELECT q.subject, q.statement_id, string_agg(q.property || '=' || coalesce(q.value_text, ''),
+                                  ';' ORDER BY q.property, q.value_text) AS stamp
+                           FROM qualifiers q JOIN usable u ON q.subject = u.subject AND q.statement_id = u.statement_id
+                           WHERE q.property IN ({separators}) GROUP BY q.subject, q.statement_id),
+                best AS (SELECT u.subject, coalesce(st.stamp, '') AS stamp, count(DISTINCT u.value_text) AS n
+                         FROM usable u JOIN preferred p ON p.subject = u.subject
+                         LEFT JOIN stamps st ON st.subject = u.subject AND st.statement_id = u.statement_id
+                         WHERE u.rank = 'preferred' OR NOT p.has GROUP BY u.subject, coalesce(st.stamp, ''))
+                SELECT subject, max(n) FROM best GROUP BY subject""", [pid]))
         return found
 
     def value_exclusivity(self, pid: str, subject: str, held: list[str]) -> Exclusivity | None:
         """The measured test among the other subjects holding each value the subject holds: exclusive when every
         held value is measured and comes alone (cooccur.held_alone); None when nothing is held."""
         holders = self.holders(pid)
-        count = self._per_subject.get(pid)
-        if count is None:
-            count = self._per_subject[pid] = values_per_subject(holders)
-        found = held_alone(holders, count, subject, held)
+        found = held_alone(holders, self.best_counts(pid), subject, held)
         if not found:
             return None
         loosest = found[0]
