@@ -215,3 +215,16 @@ def test_functionality_measured_among_the_subjects_class_and_among_holders_of_it
     assert team.verdict == REFUTED and team.exclusivity == "value" and team.correction_ids == ("Q145",)
     assert "of the 29 other subjects with United Kingdom hold several values" in team.reason
     assert not facts.value_exclusivity("P17", "Q4025", ["Q159"]).exclusive  # Russia often comes with another
+
+
+def test_a_class_too_small_to_measure_hands_over_to_its_superclass():
+    from kgcheck.verifier.claims.byclass import PropertyByClass
+
+    rows = [(f"a{i}", 1, "A") for i in range(3)] + [(f"b{i}", 1, "B") for i in range(30)] + [("c", 2, "C")]
+    parents = {"A": frozenset({"Club"}), "B": frozenset({"Club"})}
+    by_class = PropertyByClass.from_rows(rows, parents)
+    assert [s.cls for s in by_class.measured("b0", 20)] == ["B"]  # its own class is measured: no pooling
+    pooled = by_class.measured("a0", 20)  # A has 3 subjects: Club counts A's and B's, 33
+    assert [(s.cls, s.subjects, s.several) for s in pooled] == [("Club", 33, 0)]
+    assert by_class.shares["B"].subjects == 30  # direct counts stay direct
+    assert by_class.measured("c", 20) == [] and PropertyByClass.from_rows(rows).measured("a0", 20) == []

@@ -7,13 +7,15 @@ club's class does. The same test as the graph-wide fallback (facts.py) applies p
 MIN_SUBJECTS subjects of the class hold the property, at most MAX_MULTI_SHARE of them with several best
 values, and the 95% Wilson upper bound under MAX_MULTI_UPPER. A subject of several classes is judged
 exclusive only when every class measured well enough says so (a city that is also a capital is judged
-by the looser of the two).
+by the looser of the two). A subject none of whose classes has enough subjects is measured in the
+nearest superclasses (subclass of, P279) that have, counting every subject of their subclasses.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-INSTANCE_OF = "P31"
+INSTANCE_OF, SUBCLASS_OF = "P31", "P279"
+MAX_DEPTH = 3  # superclass levels a too-small class hands over to
 
 
 @dataclass(frozen=True)
@@ -35,24 +37,54 @@ class PropertyByClass:
 
     shares: dict[str, ClassShare]
     classes: dict[str, frozenset[str]]
+    parents: dict[str, frozenset[str]] = field(default_factory=dict)
+    pooled: dict[str, ClassShare] = field(default_factory=dict)  # subjects counted in every class above theirs
 
     @classmethod
-    def from_rows(cls, rows) -> PropertyByClass:
-        """rows: (subject, number of best values, class or None), one per subject and class."""
-        counts: dict[str, list[int]] = {}
+    def from_rows(cls, rows, parents: dict[str, frozenset[str]] | None = None) -> PropertyByClass:
+        """rows: (subject, number of best values, class or None), one per subject and class; parents: the
+        subclass-of (P279) edges, to measure a class too small to say anything through its superclasses."""
+        parents = parents or {}
+        n_values: dict[str, int] = {}
         classes: dict[str, set[str]] = {}
-        for subject, n_values, klass in rows:
+        for subject, n, klass in rows:
+            n_values[subject] = n
             classes.setdefault(subject, set())
-            if klass is None:
-                continue
-            classes[subject].add(klass)
-            c = counts.setdefault(klass, [0, 0])
-            c[0] += 1
-            c[1] += n_values > 1
-        return cls({k: ClassShare(k, n, several) for k, (n, several) in counts.items()},
-                   {s: frozenset(cs) for s, cs in classes.items()})
+            if klass is not None:
+                classes[subject].add(klass)
+
+        def shares(expand) -> dict[str, ClassShare]:
+            counts: dict[str, list[int]] = {}
+            for subject, own in classes.items():
+                for klass in expand(own):
+                    c = counts.setdefault(klass, [0, 0])
+                    c[0] += 1
+                    c[1] += n_values[subject] > 1
+            return {k: ClassShare(k, n, several) for k, (n, several) in counts.items()}
+
+        return cls(shares(lambda own: own), {s: frozenset(cs) for s, cs in classes.items()}, parents,
+                   shares(lambda own: _closure(own, parents)) if parents else {})
 
     def measured(self, subject: str, min_subjects: int) -> list[ClassShare]:
-        """The subject's classes with enough subjects to measure, loosest (highest share) first."""
-        found = [self.shares[c] for c in self.classes.get(subject, ()) if self.shares[c].subjects >= min_subjects]
+        """The subject's classes with enough subjects to measure, loosest (highest share) first; when none has,
+        the nearest superclasses that have, counting every subject below them (up to MAX_DEPTH levels)."""
+        own = self.classes.get(subject, frozenset())
+        found = [self.shares[c] for c in own if self.shares[c].subjects >= min_subjects]
+        frontier, seen = set(own), set(own)
+        for _ in range(MAX_DEPTH):
+            if found:
+                break
+            frontier = {p for c in frontier for p in self.parents.get(c, ())} - seen
+            seen |= frontier
+            found = [self.pooled[c] for c in frontier if c in self.pooled and self.pooled[c].subjects >= min_subjects]
         return sorted(found, key=lambda s: (-s.share, s.cls))
+
+
+def _closure(classes, parents) -> set[str]:
+    out, frontier = set(classes), set(classes)
+    for _ in range(MAX_DEPTH):
+        frontier = {p for c in frontier for p in parents.get(c, ())} - out
+        if not frontier:
+            break
+        out |= frontier
+    return out

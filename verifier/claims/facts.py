@@ -15,7 +15,7 @@ import numpy as np
 from kgcheck.index.constraints import TIME_SEPARATORS
 from kgcheck.index.model import ENTITY
 
-from kgcheck.verifier.claims.byclass import INSTANCE_OF, PropertyByClass
+from kgcheck.verifier.claims.byclass import INSTANCE_OF, SUBCLASS_OF, PropertyByClass
 from kgcheck.verifier.claims.cooccur import CoOccurrence, cooccurrence, held_alone
 from kgcheck.verifier.claims.judge import JudgeFacts
 
@@ -69,6 +69,7 @@ class KGFacts(JudgeFacts):
         self._holders: dict[str, dict[str, frozenset[str]]] = {}
         self._by_class: dict[str, PropertyByClass] = {}
         self._per_subject: dict[str, dict[str, int]] = {}
+        self._parents: dict[str, frozenset[str]] | None = None
 
     # -- names and labels -------------------------------------------------------------------------
     def prefetch_names(self, ids) -> None:
@@ -192,8 +193,17 @@ class KGFacts(JudgeFacts):
                                   [INSTANCE_OF, sorted(best)])
             typed = {s for s, _ in classes}
             rows = [(s, best[s], c) for s, c in classes] + [(s, n, None) for s, n in best.items() if s not in typed]
-            found = self._by_class[pid] = PropertyByClass.from_rows(rows)
+            found = self._by_class[pid] = PropertyByClass.from_rows(rows, self._superclasses())
         return found
+
+    def _superclasses(self) -> dict[str, frozenset[str]]:
+        if self._parents is None:
+            grouped: dict[str, set[str]] = {}
+            for sub, sup in self.kg.sql("SELECT subject, entity_id FROM statements WHERE property = ? AND "
+                                        "entity_id IS NOT NULL AND rank <> 'deprecated'", [SUBCLASS_OF]):
+                grouped.setdefault(sub, set()).add(sup)
+            self._parents = {k: frozenset(v) for k, v in grouped.items()}
+        return self._parents
 
     def best_counts(self, pid: str) -> dict[str, int]:
         """Per subject holding pid, its number of best values at one time: preferred rank if any, and values
