@@ -228,3 +228,28 @@ def test_a_class_too_small_to_measure_hands_over_to_its_superclass():
     assert [(s.cls, s.subjects, s.several) for s in pooled] == [("Club", 33, 0)]
     assert by_class.shares["B"].subjects == 30  # direct counts stay direct
     assert by_class.measured("c", 20) == [] and PropertyByClass.from_rows(rows).measured("a0", 20) == []
+
+
+def test_functionality_measured_among_subjects_sharing_another_property(kg_of):
+    from conftest import fixture_builders
+
+    fx = fixture_builders()
+    # Thirty clubs without a class, each in its own country (no value is held often enough to measure),
+    # all with a sport; thirty cities with two countries each (the graph-wide share is high).
+    clubs = [fx.entity(f"Q{3000 + i}", f"Club {i}", "club", claims=[("P641", fx.item("Q2736", None)),
+                                                                    ("P17", fx.item(f"Q{600 + i}", None))])
+             for i in range(30)]
+    cities = [fx.entity(f"Q{4000 + i}", f"City {i}", "city", claims=[("P17", fx.item("Q159", None)),
+                                                                      ("P17", fx.item("Q15180", None))])
+              for i in range(30)]
+    places = [fx.entity(f"Q{600 + i}", f"Land {i}") for i in range(30)] + \
+        [fx.entity("Q159", "Russia"), fx.entity("Q15180", "Soviet Union"), fx.entity("Q2736", "association football")]
+    kg = kg_of(clubs + cities + places + [fx.prop("P17", "country", "wikibase-item"),
+                                          fx.prop("P641", "sport", "wikibase-item")])
+    facts = KGFacts(kg)
+    assert not facts.exclusivity("P17").exclusive and facts.class_exclusivity("P17", "Q3000") is None
+    assert not facts.value_exclusivity("P17", "Q3000", ["Q600"]).exclusive  # Land 0: no other subject to ask
+    v = verdict(kg, "Club 0", "country", "Russia")
+    assert v.verdict == REFUTED and v.exclusivity == "profile" and v.correction_ids == ("Q600",)
+    assert "of the 29 other subjects that also hold sport hold several values" in v.reason
+    assert verdict(kg, "City 0", "country", "Land 3").verdict == NOT_ENOUGH_INFO  # cities: no sport, open world

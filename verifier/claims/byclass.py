@@ -88,3 +88,40 @@ def _closure(classes, parents) -> set[str]:
             break
         out |= frontier
     return out
+
+
+@dataclass(frozen=True)
+class PropertyByProfile:
+    """The same measure among the subjects that also hold another property: a subject without a class is still
+    a thing with a sport and a league, or with a director and a cast. Every other property the subject holds
+    that enough subjects share must pass (the loosest decides)."""
+
+    shares: dict[str, ClassShare]  # per other property: subjects holding both, and how many hold several values
+    profiles: dict[str, frozenset[str]]  # per subject holding the property: its other properties
+    several: dict[str, bool]
+
+    @classmethod
+    def from_rows(cls, pid: str, rows, best: dict[str, int]) -> PropertyByProfile:
+        """rows: (subject, property) pairs of the subjects holding pid; best: their number of values at one time."""
+        profiles: dict[str, set[str]] = {}
+        counts: dict[str, list[int]] = {}
+        for subject, prop in rows:
+            if prop == pid or subject not in best:
+                continue
+            profiles.setdefault(subject, set()).add(prop)
+            c = counts.setdefault(prop, [0, 0])
+            c[0] += 1
+            c[1] += best[subject] > 1
+        return cls({q: ClassShare(q, n, k) for q, (n, k) in counts.items()},
+                   {s: frozenset(qs) for s, qs in profiles.items()}, {s: n > 1 for s, n in best.items()})
+
+    def measured(self, subject: str, min_subjects: int) -> list[ClassShare]:
+        """The subject's other properties held by enough other subjects, loosest first (the subject left out)."""
+        mine = self.several.get(subject, False)
+        found = []
+        for q in self.profiles.get(subject, ()):
+            share = self.shares[q]
+            others = ClassShare(q, share.subjects - 1, share.several - mine)
+            if others.subjects >= min_subjects:
+                found.append(others)
+        return sorted(found, key=lambda s: (-s.share, s.cls))

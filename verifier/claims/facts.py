@@ -15,7 +15,7 @@ import numpy as np
 from kgcheck.index.constraints import TIME_SEPARATORS
 from kgcheck.index.model import ENTITY
 
-from kgcheck.verifier.claims.byclass import INSTANCE_OF, SUBCLASS_OF, PropertyByClass
+from kgcheck.verifier.claims.byclass import INSTANCE_OF, SUBCLASS_OF, PropertyByClass, PropertyByProfile
 from kgcheck.verifier.claims.cooccur import CoOccurrence, cooccurrence, held_alone
 from kgcheck.verifier.claims.judge import JudgeFacts
 
@@ -70,6 +70,7 @@ class KGFacts(JudgeFacts):
         self._by_class: dict[str, PropertyByClass] = {}
         self._per_subject: dict[str, dict[str, int]] = {}
         self._parents: dict[str, frozenset[str]] | None = None
+        self._by_profile: dict[str, PropertyByProfile] = {}
 
     # -- names and labels -------------------------------------------------------------------------
     def prefetch_names(self, ids) -> None:
@@ -195,6 +196,24 @@ class KGFacts(JudgeFacts):
             rows = [(s, best[s], c) for s, c in classes] + [(s, n, None) for s, n in best.items() if s not in typed]
             found = self._by_class[pid] = PropertyByClass.from_rows(rows, self._superclasses())
         return found
+
+    def profile_exclusivity(self, pid: str, subject: str) -> Exclusivity | None:
+        """The measured test among the subjects that also hold each other property the subject holds (byclass.py)."""
+        by_profile = self._by_profile.get(pid)
+        if by_profile is None:
+            best = self.best_counts(pid)
+            rows = self.kg.sql("SELECT DISTINCT subject, property FROM statements WHERE subject IN (SELECT unnest(?))",
+                               [sorted(best)])
+            by_profile = self._by_profile[pid] = PropertyByProfile.from_rows(pid, rows, best)
+        measured = by_profile.measured(subject, MIN_SUBJECTS)
+        if not measured:
+            return None
+        loosest = measured[0]
+        upper = wilson_upper(loosest.several, loosest.subjects)
+        exclusive = loosest.share <= MAX_MULTI_SHARE and upper <= MAX_MULTI_UPPER
+        return Exclusivity("profile", exclusive, f"{loosest.share:.1%} of the {loosest.subjects:,} other subjects that "
+                           f"also hold {self.label(loosest.cls) or loosest.cls} hold several values", TIME_SEPARATORS,
+                           loosest.share, loosest.subjects)
 
     def _superclasses(self) -> dict[str, frozenset[str]]:
         if self._parents is None:

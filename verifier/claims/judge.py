@@ -59,6 +59,9 @@ class JudgeFacts(GraphFacts):
     def value_exclusivity(self, pid: str, subject: str, held: list[str]):  # -> facts.Exclusivity | None
         return None
 
+    def profile_exclusivity(self, pid: str, subject: str):  # -> facts.Exclusivity | None
+        return None
+
     def cooccurrence(self, pid: str, subject: str, held: list[str], claimed: list[str]):  # -> cooccur.CoOccurrence
         return None  # facts that cannot count co-occurring values never refute through them
 
@@ -191,6 +194,9 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
         if not exclusive.exclusive and exclusive.source != "constraint" and held and len(held) == len(conflicts):
             by_value = facts.value_exclusivity(primary.pid, subject_id, held)
             exclusive = by_value if by_value is not None and by_value.exclusive else exclusive
+        if not exclusive.exclusive and exclusive.source != "constraint":
+            by_profile = facts.profile_exclusivity(primary.pid, subject_id)
+            exclusive = by_profile if by_profile is not None and by_profile.exclusive else exclusive
         if exclusive.exclusive:
             confidence = CONFIDENCE["constraint"] if exclusive.source == "constraint" else \
                 1.0 - max(exclusive.multi_share or 0.0, 0.03)
