@@ -274,10 +274,15 @@ class _FormatChoice(click.Choice):
         pass
 
 
-def _check_options(top_k, tolerance):
+def _check_options(top_k, tolerance, closed_world=False):
     from kgcheck.verifier.claims.check import CheckOptions
 
-    return CheckOptions(top_k=top_k, rel_tol=tolerance)
+    return CheckOptions(top_k=top_k, rel_tol=tolerance, closed_world=closed_world)
+
+
+closed_world_option = click.option(
+    "--closed-world", is_flag=True, help="Strict reading: any value other than the graph's refutes. Risk: the "
+    "graph is incomplete, so true facts it lacks are called false.")
 
 
 @main.command()
@@ -293,17 +298,18 @@ def _check_options(top_k, tolerance):
               help="Relative tolerance for quantities.")
 @click.option("--no-resume", is_flag=True, help="Overwrite OUTPUT instead of resuming it.")
 @click.option("--quiet", is_flag=True, help="No progress bar or summary.")
+@closed_world_option
 @embedder_option
 @json_option
 @handle_errors
-def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quiet, as_json):
+def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quiet, closed_world, as_json):
     """Verify structured claims (JSONL, CSV, TSV, N-Triples; - for stdin): one JSON result per claim."""
     from kgcheck.verifier.claims.bulk import run_bulk
     from kgcheck.verifier.formats.readers import read_claims
 
     items = read_claims(claims_file, fmt)
     with _open_kg(index_dir) as kg:
-        summary = run_bulk(kg, items, output, _check_options(top_k, tolerance), quiet=quiet or not output,
+        summary = run_bulk(kg, items, output, _check_options(top_k, tolerance, closed_world), quiet=quiet or not output,
                            resume=not no_resume)
     if summary.checked == 0 and summary.bad_lines == 0 and summary.skipped_done == 0:
         raise click.ClickException(f"{claims_file} holds no claims")
@@ -321,15 +327,16 @@ def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quie
               help="Write the misjudged claims with their verdicts to this JSONL file.")
 @click.option("--html", "html_out", default=None, type=click.Path(dir_okay=False),
               help="Also write a self-contained HTML report (confusion matrix, per property, reliability).")
+@closed_world_option
 @embedder_option
 @json_option
 @handle_errors
-def eval_cmd(labelled_file, index_dir, tolerance, errors_out, html_out, as_json):
+def eval_cmd(labelled_file, index_dir, tolerance, errors_out, html_out, closed_world, as_json):
     """Score the verifier on a labelled claims file (claims-dev format)."""
     from kgcheck.verifier.claims.evaluate import evaluate, write_misjudged
 
     with _open_kg(index_dir) as kg:
-        report, pairs = evaluate(kg, labelled_file, _check_options(3, tolerance))
+        report, pairs = evaluate(kg, labelled_file, _check_options(3, tolerance, closed_world))
         if html_out:
             from kgcheck.verifier.serve.eval_report import figures, render_eval_html
 
@@ -360,11 +367,12 @@ def eval_cmd(labelled_file, index_dir, tolerance, errors_out, html_out, as_json)
 @click.option("--llm-url", default=None, help="OpenAI-compatible endpoint on this host (llama-server), e.g. "
               "http://127.0.0.1:8080/v1; implies --llm-backend openai-local.")
 @click.option("--properties", default=None, help="Only claims of these properties (comma-separated ids: P57,P58).")
+@closed_world_option
 @embedder_option
 @json_option
 @handle_errors
 def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model, llm_backend, llm_url, properties,
-           as_json):
+           closed_world, as_json):
     """Verify free TEXT (or --file, or - for stdin): claims, verdicts, evidence, corrections."""
     from kgcheck.verifier.text.verify import report_to_dict, verify_text
 
@@ -383,7 +391,11 @@ def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model
 
     llm = optional_llm(use_llm, model, lambda note: click.echo(f"note: {note}", err=True), llm_backend, llm_url)
     with _open_kg(index_dir) as kg:
-        report = verify_text(kg, text, llm=llm, fix=fix, rounds=rounds, enrich=enrich, properties=wanted)
+        from kgcheck.verifier.claims.check import Checker
+
+        checker = Checker(kg, options=_check_options(3, 0.01, closed_world))
+        report = verify_text(kg, text, llm=llm, fix=fix, rounds=rounds, enrich=enrich, properties=wanted,
+                             checker=checker)
     if html_out:
         from kgcheck.verifier.serve.report import render_html
 

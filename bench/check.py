@@ -49,11 +49,14 @@ def main() -> None:
 
     t0 = time.monotonic()
     kg = KG.open(args.index)
-    report, _ = evaluate(kg, str(dev))
+    report, pairs = evaluate(kg, str(dev))
     cold = time.monotonic() - t0
     n = report["claims"]
     print(json.dumps({k: report[k] for k in ("claims", "accuracy", "C1", "C3", "false_support", "subject_linking",
                                              "by_kind")}, indent=1))
+    from openworld import print_reliability
+
+    print_reliability("claims-dev", pairs)
     print(f"kgcheck set-based: {report['claims_per_second']:,.0f} claims/s warm "
           f"({n / cold:,.0f} claims/s including index open and model load, {cold:.1f} s)")
 

@@ -17,6 +17,7 @@ from kgcheck.ingest.rows import TABLES
 from kgcheck.ingest.tables import materialize_tables
 from kgcheck.ingest.writer import DB_FILE, MANIFEST, open_database
 
+from .constraints import build_property_constraints, build_property_stats
 from .manifest import INDEX_SCHEMA_VERSION, VECTORS_DIR, IndexError_, read_manifest
 from .text import normalise
 from .vectors import CACHE_FILE, EmbeddingCache, EncodeStats, build_faiss, choose_index_type, save_faiss
@@ -60,30 +61,6 @@ def _build_label_index(con) -> int:
 
 
 LOOKUP_DB = "lookup.sqlite"
-
-
-def _build_property_stats(con) -> int:
-    """How single-valued each property is in practice, and whether it is a time series (point in time).
-
-    functionality = share of subjects with exactly one distinct non-deprecated value.
-    """
-    con.execute("DROP TABLE IF EXISTS property_stats")
-    con.execute("""
-        CREATE TABLE property_stats AS
-        WITH per_subject AS (
-            SELECT property, subject, count(DISTINCT value_text) AS n_values
-            FROM statements WHERE rank <> 'deprecated' AND snaktype = 'value' GROUP BY property, subject),
-        dated AS (
-            SELECT s.property, count(DISTINCT s.statement_id) AS n_dated FROM statements s
-            JOIN qualifiers q ON q.subject = s.subject AND q.statement_id = s.statement_id
-            WHERE q.property IN ('P585', 'P580', 'P582') GROUP BY s.property),
-        totals AS (SELECT property, count(*) AS n_statements FROM statements GROUP BY property)
-        SELECT p.property, count(*) AS subjects, sum(CASE WHEN n_values > 1 THEN 1 ELSE 0 END) AS multi_subjects,
-               1.0 - sum(CASE WHEN n_values > 1 THEN 1 ELSE 0 END) / count(*) AS functionality,
-               coalesce(max(d.n_dated), 0) / max(t.n_statements) AS dated_share
-        FROM per_subject p JOIN totals t USING (property) LEFT JOIN dated d USING (property)
-        GROUP BY p.property ORDER BY p.property""")
-    return con.execute("SELECT count(*) FROM property_stats").fetchall()[0][0]
 
 
 def _build_lookup_db(con, path: str) -> None:
@@ -182,7 +159,8 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
             materialize_tables(con, directory, TABLES)  # views over Parquet -> native tables: faster lookups
             n_labels = _build_label_index(con)
             n_objects = _build_object_table(con)
-            n_props = _build_property_stats(con)
+            n_props = build_property_stats(con)
+            n_constraints = build_property_constraints(con)
             _build_lookup_db(con, os.path.join(directory, LOOKUP_DB))
             entity_texts = _entity_texts(con)
             prop_rows = _property_rows(con)
@@ -215,7 +193,7 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
         "property_index_type": "flat",
         "counts": {"entity_vectors": len(entity_texts), "property_vectors": len(prop_rows),
                    "label_index": n_labels, "statements_by_object": n_objects,
-                   "property_stats": n_props},
+                   "property_stats": n_props, "property_constraints": n_constraints},
         "embeddings": {"reused": ent_stats.reused + prop_stats.reused, "encoded": encoded,
                        "encode_seconds": round(ent_stats.seconds + prop_stats.seconds, 3)},
         "wall_seconds": round(time.time() - started, 3),

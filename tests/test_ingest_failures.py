@@ -68,7 +68,7 @@ def test_truncated_compressed_dump_fails_and_keeps_the_old_index(make_dump, good
     before = fingerprint(good_index)
     done = kgcheck("ingest", str(dump), "--out", str(good_index))
     assert_one_line_error(done, "truncated")
-    assert fingerprint(good_index) == before and usable(good_index) == 40
+    assert fingerprint(good_index) == before and usable(good_index) == 51
     assert no_builds_left(good_index)
 
 
@@ -115,7 +115,7 @@ def test_replace_keeps_previous_only_when_asked(mini_dump, good_index, make_dump
     previous = Path(f"{good_index}.previous")
     assert fingerprint(previous) == old and usable(good_index) == 30 * 4
     ingest(str(mini_dump), str(good_index), IngestOptions(workers=1, quiet=True))
-    assert usable(good_index) == 40
+    assert usable(good_index) == 51
     assert json.loads((previous / "manifest.json").read_text())["source"]["path"] == str(mini_dump.resolve())
     assert no_builds_left(good_index) and not glob.glob(f"{good_index}.building-*.old")
 
@@ -210,7 +210,7 @@ def test_ctrl_c_exits_130_publishes_nothing_and_keeps_the_old_index(big_dump, go
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert err.decode().strip().splitlines()[-1] == "kgcheck: interrupted; nothing was published"
-    assert fingerprint(good_index) == before and usable(good_index) == 40
+    assert fingerprint(good_index) == before and usable(good_index) == 51
     assert no_builds_left(good_index)
     assert wait_gone(children) == []
 
@@ -220,7 +220,7 @@ def test_kill_9_leaves_the_old_index_and_the_next_run_cleans_up(big_dump, good_i
     proc, children = start_ingest(big_dump, good_index)
     proc.kill()
     proc.wait(timeout=30)
-    assert fingerprint(good_index) == before and usable(good_index) == 40
+    assert fingerprint(good_index) == before and usable(good_index) == 51
     assert glob.glob(f"{good_index}.building-{proc.pid}-*"), "the killed build should still be on disk"
     assert wait_gone(children) == [], "workers must exit when their parent is killed"
     ingest(str(mini_dump), str(good_index), IngestOptions(workers=1, quiet=True))

@@ -100,8 +100,8 @@ def test_manifest_fields_are_all_there_and_right(mini_index, mini_dump):
     assert src["sha256"] == hashlib.sha256(mini_dump.read_bytes()).hexdigest()
     assert (src["compression"], src["decompressed_bytes"], src["complete_array"]) == ("none", src["size_bytes"], True)
     assert (src["dump_date"], src["dump_date_from"]) == ("2025-01-01", "latest modified entity")
-    assert src["lines"] == 48
-    assert m["counts"] == {"entities": 44, "labels": 79, "statements": 40, "qualifiers": 6, "references": 4}
+    assert src["lines"] == 50
+    assert m["counts"] == {"entities": 46, "labels": 82, "statements": 51, "qualifiers": 22, "references": 4}
     for table, n in m["counts"].items():
         assert query(mini_index, f'SELECT count(*) FROM "{table}"') == [(n,)]
     assert m["languages"] == ["en", "mul"]

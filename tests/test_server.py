@@ -34,7 +34,7 @@ def test_page_and_assets_are_local(client):
 
 def test_health(client):
     data = client.get("/health").json()
-    assert data["status"] == "ok" and data["index"]["counts"]["statements"] == 40
+    assert data["status"] == "ok" and data["index"]["counts"]["statements"] == 51
 
 
 def test_verify(client):

@@ -6,7 +6,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from kgcheck.verifier.claims.check import Checker
+from kgcheck.verifier.claims.check import Checker, CheckOptions
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim
 
 
@@ -191,12 +191,19 @@ def test_claims_dev_sample_real_data(shared_bench, tmp_path_factory):
     rows = read_labelled(str(shared_bench / "claims-dev.jsonl"))[:600]
     with KG.open(str(out)) as kg:
         verdicts = Checker(kg).check([c for c, _ in rows])
+        strict = Checker(kg, options=CheckOptions(closed_world=True)).check([c for c, _ in rows])
     report = score(zip((g for _, g in rows), verdicts))
-    assert report["C1"] >= 0.95 and report["false_support"] <= 0.02 and report["C3"] >= 0.85
+    # Open world: entity swaps on properties many subjects hold several values of are NOT_ENOUGH_INFO
+    # (measured 0.655 on these 600), the closed-world reading refutes them (0.947).
+    assert report["C1"] >= 0.95 and report["false_support"] <= 0.02 and report["C3"] >= 0.6
+    assert score(zip((g for _, g in rows), strict))["C3"] >= 0.85
 
 
-def test_a_value_that_held_at_no_time_is_refuted_with_the_current_one(mini_kg):
-    # Belgium's heads of government are dated (2014-2019, 2025-): one at a time.
+def test_a_dated_succession_without_the_claimed_value_is_open_world(mini_kg):
+    # Belgium's heads of government are dated (2014-2019, 2025-); the graph may lack earlier ones.
     v = verdict(mini_kg, "Belgium", "head of government", "Elio Di Rupo")
-    assert v.verdict == REFUTED and v.corrections == ("Bart De Wever",)
+    assert v.verdict == NOT_ENOUGH_INFO and "Charles Michel" in v.reason and "Bart De Wever" in v.reason
+    strict = Checker(mini_kg, options=CheckOptions(closed_world=True)).check(
+        [Claim(id="c", subject="Belgium", predicate="head of government", object="Elio Di Rupo")])[0]
+    assert strict.verdict == REFUTED and strict.corrections == ("Bart De Wever",)
     assert verdict(mini_kg, "Belgium", "head of government", "Bart De Wever").verdict == SUPPORTED

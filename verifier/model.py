@@ -70,3 +70,8 @@ class Verdict:
     corrections: tuple[str, ...] = ()
     correction_ids: tuple[str, ...] = field(default=())
     error: str | None = None
+    # What made a conflicting value count (or not) as false: "constraint" (Wikidata's P2302), "measured"
+    # (few subjects hold several values), "class" / "value" / "profile" (the same measure among the subjects of
+    # its class, holding its value, sharing another property), "co-occurrence" (values never seen together
+    # although expected), "none" (open world), "closed-world"; None when no value conflicted.
+    exclusivity: str | None = None

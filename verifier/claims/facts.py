@@ -5,13 +5,18 @@ few queries; single-claim callers get the same answers lazily.
 """
 from __future__ import annotations
 
+import math
 import os
 import threading
+from dataclasses import dataclass
 
 import numpy as np
 
+from kgcheck.index.constraints import TIME_SEPARATORS
 from kgcheck.index.model import ENTITY
 
+from kgcheck.verifier.claims.byclass import INSTANCE_OF, SUBCLASS_OF, PropertyByClass, PropertyByProfile
+from kgcheck.verifier.claims.cooccur import CoOccurrence, cooccurrence, held_alone
 from kgcheck.verifier.claims.judge import JudgeFacts
 
 # Properties whose closure makes a claimed value "less specific" than the graph's:
@@ -19,10 +24,34 @@ from kgcheck.verifier.claims.judge import JudgeFacts
 # located in/on physical feature, subclass of.
 HIERARCHY = ("P131", "P17", "P276", "P361", "P30", "P706", "P279")
 MAX_DEPTH = 5
-# Single-valued by Wikidata's own constraints; the data decides the rest.
-SINGLE_VALUED = frozenset({"P569", "P570", "P19", "P20", "P21", "P571", "P576", "P1082", "P2046", "P2044", "P2048",
-                           "P2067", "P1477", "P625", "P17", "P36", "P159", "P495", "P577", "P50", "P1566"})
 MIN_SUBJECTS = 20  # below this the data says too little about a property's functionality
+# Measured fallback (no constraint in the dump): a conflicting value refutes only when at most 5% of the
+# subjects holding the property hold several best values (a refutation then errs <= 5% of the time even if
+# every such subject had an unlisted value), and the 95% Wilson upper bound stays under 10%.
+MAX_MULTI_SHARE = 0.05
+MAX_MULTI_UPPER = 0.10
+Z95 = 1.645  # one-sided 95%
+
+
+@dataclass(frozen=True)
+class Exclusivity:
+    """May a value of this property other than the graph's be called false, and on whose word."""
+
+    source: str  # "constraint" (Wikidata's P2302), "measured" (this graph) or "none"
+    exclusive: bool
+    detail: str  # what decided, in words, with its provenance
+    separators: tuple[str, ...] = ()
+    multi_share: float | None = None  # measured share of subjects with several best values
+    subjects: int = 0  # subjects holding the property (measured)
+
+
+def wilson_upper(k: int, n: int, z: float = Z95) -> float:
+    if n == 0:
+        return 1.0
+    p = k / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return min(1.0, (centre + spread) / (1 + z * z / n))
 
 
 class KGFacts(JudgeFacts):
@@ -32,10 +61,16 @@ class KGFacts(JudgeFacts):
         self._names: dict[str, set[str]] = {}
         self._labels: dict[str, str | None] = {}
         self._ancestors: dict[str, set[str]] = {}
-        self._functionality: dict[str, float] | None = None
+        self._exclusivity: dict[str, Exclusivity] | None = None
+        self._exceptions: dict[str, frozenset[str]] = {}
         self._prop_vectors: dict[str, np.ndarray] | None = None
         self._datatypes: dict[str, str | None] = {}
         self._similarity: dict[tuple[str, str], float] = {}
+        self._holders: dict[str, dict[str, frozenset[str]]] = {}
+        self._by_class: dict[str, PropertyByClass] = {}
+        self._per_subject: dict[str, dict[str, int]] = {}
+        self._parents: dict[str, frozenset[str]] | None = None
+        self._by_profile: dict[str, PropertyByProfile] = {}
 
     # -- names and labels -------------------------------------------------------------------------
     def prefetch_names(self, ids) -> None:
@@ -102,25 +137,146 @@ class KGFacts(JudgeFacts):
         return self._ancestors.get(eid, set())
 
     # -- properties -----------------------------------------------------------------------------
-    def functionality(self, pid: str) -> float:
-        if self._functionality is None:
+    def exclusivity(self, pid: str, subject: str | None = None) -> Exclusivity:
+        if self._exclusivity is None:
             with self._lock:
-                if self._functionality is None:
-                    self._functionality = self._load_functionality()
-        value = self._functionality.get(pid, 0.0)
-        return max(value, 0.95) if pid in SINGLE_VALUED else value
+                if self._exclusivity is None:
+                    self._exclusivity = self._load_exclusivity()
+        found = self._exclusivity.get(pid) or Exclusivity("none", False, "no constraint, too few subjects to measure")
+        if found.source == "constraint" and subject in self._exceptions.get(pid, ()):
+            return Exclusivity("constraint", False, f"{subject} is an exception to the constraint", found.separators)
+        return found
 
-    def _load_functionality(self) -> dict[str, float]:
-        if not self.kg.has_table("property_stats"):
-            return {}
-        out = {}
-        for pid, subjects, functionality, dated_share in self.kg.sql(
-                "SELECT property, subjects, functionality, dated_share FROM property_stats"):
-            if subjects < MIN_SUBJECTS:
-                continue
-            # A time series (population by year) has one value per point in time: single-valued per time.
-            out[pid] = max(functionality, 0.9) if dated_share >= 0.5 else functionality
+    def _load_exclusivity(self) -> dict[str, Exclusivity]:
+        out: dict[str, Exclusivity] = {}
+        if self.kg.has_table("property_stats"):
+            columns = {r[0] for r in self.kg.sql("SELECT column_name FROM information_schema.columns "
+                                                  "WHERE table_name = 'property_stats'")}
+            multi = "best_multi_subjects" if "best_multi_subjects" in columns else "multi_subjects"
+            for pid, subjects, several in self.kg.sql(f"SELECT property, subjects, {multi} FROM property_stats"):
+                if subjects < MIN_SUBJECTS:
+                    continue
+                share, upper = several / subjects, wilson_upper(int(several), int(subjects))
+                exclusive = share <= MAX_MULTI_SHARE and upper <= MAX_MULTI_UPPER
+                out[pid] = Exclusivity("measured" if exclusive else "none", exclusive,
+                                       f"{share:.1%} of {subjects:,} subjects in the graph hold several values",
+                                       TIME_SEPARATORS, share, int(subjects))
+        if self.kg.has_table("property_constraints"):
+            for pid, kind, separators, exceptions, statement_id in self.kg.sql(
+                    "SELECT property, kind, separators, exceptions, statement_id FROM property_constraints "
+                    "ORDER BY property, statement_id"):
+                if pid in out and out[pid].source == "constraint":
+                    continue
+                out[pid] = Exclusivity("constraint", True, f"{kind} constraint ({statement_id})",
+                                       tuple(separators or ()))
+                self._exceptions[pid] = frozenset(exceptions or ())
         return out
+
+    def class_exclusivity(self, pid: str, subject: str) -> Exclusivity | None:
+        """The measured test among the subjects of the subject's classes (byclass.py); None if none measurable."""
+        measured = self.by_class(pid).measured(subject, MIN_SUBJECTS)
+        if not measured:
+            return None
+        loosest = measured[0]
+        upper = wilson_upper(loosest.several, loosest.subjects)
+        exclusive = loosest.share <= MAX_MULTI_SHARE and upper <= MAX_MULTI_UPPER
+        return Exclusivity("class", exclusive, f"{loosest.share:.1%} of the {loosest.subjects:,} subjects that are "
+                           f"{self.label(loosest.cls) or loosest.cls} hold several values", TIME_SEPARATORS,
+                           loosest.share, loosest.subjects)
+
+    def by_class(self, pid: str) -> PropertyByClass:
+        """Subjects holding pid with their number of best values and their classes: one query per property."""
+        found = self._by_class.get(pid)
+        if found is None:
+            best = self.best_counts(pid)
+            classes = self.kg.sql("SELECT subject, entity_id FROM statements WHERE property = ? AND rank <> "
+                                  "'deprecated' AND entity_id IS NOT NULL AND subject IN (SELECT unnest(?))",
+                                  [INSTANCE_OF, sorted(best)])
+            typed = {s for s, _ in classes}
+            rows = [(s, best[s], c) for s, c in classes] + [(s, n, None) for s, n in best.items() if s not in typed]
+            found = self._by_class[pid] = PropertyByClass.from_rows(rows, self._superclasses())
+        return found
+
+    def profile_exclusivity(self, pid: str, subject: str) -> Exclusivity | None:
+        """The measured test among the subjects that also hold each other property the subject holds (byclass.py)."""
+        by_profile = self._by_profile.get(pid)
+        if by_profile is None:
+            best = self.best_counts(pid)
+            rows = self.kg.sql("SELECT DISTINCT subject, property FROM statements WHERE subject IN (SELECT unnest(?))",
+                               [sorted(best)])
+            by_profile = self._by_profile[pid] = PropertyByProfile.from_rows(pid, rows, best)
+        measured = by_profile.measured(subject, MIN_SUBJECTS)
+        if not measured:
+            return None
+        loosest = measured[0]
+        upper = wilson_upper(loosest.several, loosest.subjects)
+        exclusive = loosest.share <= MAX_MULTI_SHARE and upper <= MAX_MULTI_UPPER
+        return Exclusivity("profile", exclusive, f"{loosest.share:.1%} of the {loosest.subjects:,} other subjects that "
+                           f"also hold {self.label(loosest.cls) or loosest.cls} hold several values", TIME_SEPARATORS,
+                           loosest.share, loosest.subjects)
+
+    def _superclasses(self) -> dict[str, frozenset[str]]:
+        if self._parents is None:
+            grouped: dict[str, set[str]] = {}
+            for sub, sup in self.kg.sql("SELECT subject, entity_id FROM statements WHERE property = ? AND "
+                                        "entity_id IS NOT NULL AND rank <> 'deprecated'", [SUBCLASS_OF]):
+                grouped.setdefault(sub, set()).add(sup)
+            self._parents = {k: frozenset(v) for k, v in grouped.items()}
+        return self._parents
+
+    def best_counts(self, pid: str) -> dict[str, int]:
+        """Per subject holding pid, its number of best values at one time: preferred rank if any, and values
+        told apart by a time qualifier (point in time, start, end) not counted together — the reading of
+        property_stats.best_multi_subjects (index/constraints.py), for one property."""
+        found = self._per_subject.get(pid)
+        if found is None:
+            separators = ", ".join(f"'{p}'" for p in TIME_SEPARATORS)
+            found = self._per_subject[pid] = dict(self.kg.sql(f"""
+                WITH usable AS (SELECT subject, statement_id, rank, value_text FROM statements
+                                WHERE property = ? AND rank <> 'deprecated' AND snaktype = 'value'),
+                preferred AS (SELECT subject, bool_or(rank = 'preferred') AS has FROM usable GROUP BY subject),
+                stamps AS (SELECT q.subject, q.statement_id, string_agg(q.property || '=' || coalesce(q.value_text, ''),
+                                  ';' ORDER BY q.property, q.value_text) AS stamp
+                           FROM qualifiers q JOIN usable u ON q.subject = u.subject AND q.statement_id = u.statement_id
+                           WHERE q.property IN ({separators}) GROUP BY q.subject, q.statement_id),
+                best AS (SELECT u.subject, coalesce(st.stamp, '') AS stamp, count(DISTINCT u.value_text) AS n
+                         FROM usable u JOIN preferred p ON p.subject = u.subject
+                         LEFT JOIN stamps st ON st.subject = u.subject AND st.statement_id = u.statement_id
+                         WHERE u.rank = 'preferred' OR NOT p.has GROUP BY u.subject, coalesce(st.stamp, ''))
+                SELECT subject, max(n) FROM best GROUP BY subject""", [pid]))
+        return found
+
+    def value_exclusivity(self, pid: str, subject: str, held: list[str]) -> Exclusivity | None:
+        """The measured test among the other subjects holding each value the subject holds: exclusive when every
+        held value is measured and comes alone (cooccur.held_alone); None when nothing is held."""
+        holders = self.holders(pid)
+        found = held_alone(holders, self.best_counts(pid), subject, held)
+        if not found:
+            return None
+        loosest = found[0]
+        upper = wilson_upper(loosest.several, loosest.subjects)
+        exclusive = loosest.subjects >= MIN_SUBJECTS and loosest.share <= MAX_MULTI_SHARE and upper <= MAX_MULTI_UPPER
+        return Exclusivity("value", exclusive, f"{loosest.share:.1%} of the {loosest.subjects:,} other subjects with "
+                           f"{self.label(loosest.value) or loosest.value} hold several values", TIME_SEPARATORS,
+                           loosest.share, loosest.subjects)
+
+    def cooccurrence(self, pid: str, subject: str, held: list[str], claimed: list[str]) -> CoOccurrence | None:
+        """How often other subjects hold a claimed value beside the subject's values of pid (cooccur.py)."""
+        measured = self.exclusivity(pid, subject)
+        if measured.multi_share is None or measured.subjects < MIN_SUBJECTS:
+            return None
+        return cooccurrence(self.holders(pid), subject, held, claimed, measured.subjects, measured.multi_share)
+
+    def holders(self, pid: str) -> dict[str, frozenset[str]]:
+        """Per entity value of pid, the subjects holding it (non-deprecated): one query per property, cached."""
+        found = self._holders.get(pid)
+        if found is None:
+            grouped: dict[str, set[str]] = {}
+            for value, subject in self.kg.sql("SELECT entity_id, subject FROM statements WHERE property = ? AND "
+                                              "entity_id IS NOT NULL AND rank <> 'deprecated'", [pid]):
+                grouped.setdefault(value, set()).add(subject)
+            found = self._holders[pid] = {v: frozenset(s) for v, s in grouped.items()}
+        return found
 
     def datatype(self, pid: str) -> str | None:
         if pid not in self._datatypes:

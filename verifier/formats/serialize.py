@@ -30,6 +30,7 @@ def verdict_to_dict(v: Verdict) -> dict:
         "corrections": list(v.corrections),
         "correction_ids": [i for i in v.correction_ids if i],
         "error": v.error,
+        "exclusivity": v.exclusivity,
     }
 
 
