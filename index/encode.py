@@ -93,9 +93,11 @@ def write_property_vectors(rows: list[tuple[str, str, str]], encode, cache: Embe
                            dim: int) -> EncodeStats:
     """Property texts are few (tens of thousands): one flat index, texts in a small Parquet file."""
     vectors, stats = encode_with_cache([r[1] for r in rows], encode, cache)
-    sink = FaissSink("flat", dim, len(rows), work_dir, "properties")
-    sink.add(vectors)
-    sink.close()
+    import faiss
+
+    index = faiss.IndexFlatIP(dim)
+    index.add(vectors)
+    faiss.write_index(index, os.path.join(work_dir, "properties.faiss"))  # the name verifier/claims/facts.py reads
     pq.write_table(pa.table({"id": [r[0] for r in rows], "text": [r[1] for r in rows],
                              "kind": [r[2] for r in rows]}), os.path.join(work_dir, "property_texts.parquet"))
     return stats

@@ -100,7 +100,7 @@ class Searcher:
             if self.vectors_dir:
                 from .vectors import load_faiss
 
-                self._prop_index = load_faiss(os.path.join(self.vectors_dir, "properties-000.faiss"))
+                self._prop_index = load_faiss(os.path.join(self.vectors_dir, "properties.faiss"))
                 table = pq.read_table(os.path.join(self.vectors_dir, "property_texts.parquet"))
                 self._prop_rows = list(zip(table.column("id").to_pylist(), table.column("text").to_pylist(),
                                            table.column("kind").to_pylist()))
@@ -175,12 +175,14 @@ class Searcher:
         text_of = self._row_texts(rows.reshape(-1))
         per_query = [[(text_of[r], float(s)) for r, s in zip(rr, ss) if r >= 0]
                      for rr, ss in zip(rows, scores)]
-        texts = sorted({t for hits in per_query for t, _ in hits})
+        texts = {t for hits in per_query for t, _ in hits}
         by_text: dict[str, list] = defaultdict(list)
-        for eid, text, sl, sc in self.kg.lookup_in(
-                "SELECT DISTINCT id, text, sitelinks, statement_count FROM label_index "
-                "WHERE text IN ({in}) AND type = 'item'", texts):
-            by_text[text].append((eid, sl, sc))
+        # By norm (the indexed key), then the exact text: no second index on the text column.
+        for eid, text, sl, sc in sorted(set(self.kg.lookup_in(
+                "SELECT id, text, sitelinks, statement_count FROM label_index "
+                "WHERE norm IN ({in}) AND type = 'item'", sorted({normalise(t) for t in texts})))):
+            if text in texts:
+                by_text[text].append((eid, sl, sc))
         return [[(eid, text, sl, sc, cos) for text, cos in hits for eid, sl, sc in by_text.get(text, ())]
                 for hits in per_query]
 

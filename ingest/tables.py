@@ -29,7 +29,7 @@ SORT_KEYS = {
     "qualifiers": "subject, statement_id, qualifier_order",
     "references": "subject, statement_id, reference_order, snak_order",
 }
-ROW_GROUP_ROWS = 100_000
+ROW_GROUP_ROWS = 16_384  # point lookups prune to one row group: 16k rows read 8x faster than 100k (README)
 # A table of more rows is sorted in key ranges (at most MAX_RANGES, each one more scan of the
 # key column): a wide statement row takes ~400 bytes in DuckDB's sort, so 1M rows stay in memory
 # where 3M spilled to disk under the 1 GB limit.
