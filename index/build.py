@@ -18,7 +18,7 @@ from kgcheck.ingest.rows import TABLES
 from kgcheck.ingest.tables import quote
 from kgcheck.ingest.writer import MANIFEST, open_database
 
-from .encode import EMBED_CHOICES, encode_entity_texts, entity_text_sql, write_property_vectors
+from .encode import EMBED_CHOICES, LocalEncoder, encode_entity_texts, entity_text_sql, write_property_vectors
 from .manifest import INDEX_SCHEMA_VERSION, VECTORS_DIR, read_manifest
 from .text import normalise_array
 from .vectors import CACHE_FILE, LEGACY_CACHE_FILE, EmbeddingCache, EncodeStats
@@ -179,9 +179,11 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
         embedder = get_embedder()
     encode = embedder.encode
     if settings.ray_address is not None:
-        from .distributed import ray_encoder
+        from .distributed import RayEncoder
 
-        encode = ray_encoder(embedder, settings.ray_address)
+        encoder = RayEncoder(embedder, settings.ray_address)
+    else:
+        encoder = LocalEncoder(embedder)
     vectors_tmp = os.path.join(directory, VECTORS_DIR + ".building")
     shutil.rmtree(vectors_tmp, ignore_errors=True)
     os.makedirs(vectors_tmp)
@@ -207,7 +209,7 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
             prop_rows = _property_rows(con)
             sql = entity_text_sql(settings.embed, settings.embed_min_sitelinks)
             if sql is not None:
-                info, ent_stats = encode_entity_texts(con, sql, vectors_tmp, encode, embedder.dim, cache,
+                info, ent_stats = encode_entity_texts(con, sql, vectors_tmp, encoder, embedder.dim, cache,
                                                       index_type, quiet)
             else:
                 info, ent_stats = {"faiss_index_type": None, "entity_shards": [], "entity_vectors": 0}, \

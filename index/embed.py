@@ -38,6 +38,10 @@ class Embedder(ABC):
     def close(self) -> None:
         """Release worker processes, if any."""
 
+    def spec(self) -> tuple[type, dict]:
+        """(class, keyword arguments) that rebuild an equal embedder in another process (Ray actors)."""
+        return type(self), {}
+
     def encode_one(self, text: str) -> np.ndarray:
         """The vector of a single text, shape (dim,)."""
         return self.encode([text])[0]
@@ -85,6 +89,9 @@ class MiniLMEmbedder(Embedder):
             return_attention_mask=False, return_token_type_ids=False,
         )
         return np.fromiter((len(ids) for ids in encoded["input_ids"]), dtype=np.int64, count=len(texts))
+
+    def spec(self) -> tuple[type, dict]:
+        return MiniLMEmbedder, {"batch_size": self.batch_size, "device": "auto"}  # each worker picks its device
 
     def close(self) -> None:
         if self._pool is not None:
@@ -151,6 +158,9 @@ class FakeEmbedder(Embedder):
     def __init__(self, dim: int = 64):
         self.name = f"fake-trigram-{dim}"
         self.dim = dim
+
+    def spec(self) -> tuple[type, dict]:
+        return FakeEmbedder, {"dim": self.dim}
 
     def _trigram_counts(self, text: str) -> np.ndarray:
         counts = np.zeros(self.dim, dtype=np.float32)

@@ -43,50 +43,84 @@ def encode_with_cache(texts: list[str], encode, cache: EmbeddingCache) -> tuple[
     return matrix, EncodeStats(len(texts), len(texts) - len(missing), len(missing), time.monotonic() - started)
 
 
-def encode_entity_texts(con, sql: str, work_dir: str, encode, dim: int, cache: EmbeddingCache,
+class LocalEncoder:
+    """Encodes a Parquet file of texts block by block in this process (or its sentence-transformers pool)."""
+
+    def __init__(self, embedder):
+        self.embedder = embedder
+
+    def encode_file(self, path: str, cache: EmbeddingCache, progress) -> None:
+        for batch in pq.ParquetFile(path).iter_batches(batch_size=ENCODE_BLOCK, columns=["text"]):
+            texts = batch.column(0).to_pylist()
+            cache.add(texts, np.asarray(self.embedder.encode(texts), dtype=np.float32))
+            progress(len(texts))
+
+
+def encode_entity_texts(con, sql: str, work_dir: str, encoder, dim: int, cache: EmbeddingCache,
                         index_type: str | None, quiet: bool) -> tuple[dict, EncodeStats]:
-    """Sort the texts once (DuckDB, out of core) into a Parquet file, then stream it: a sample trains the
-    index, blocks are encoded and added, and each block's texts go to texts.sqlite under their row number."""
+    """Three streaming passes over the texts, sorted once by DuckDB (out of core) into a Parquet file:
+    1. cache lookups: hits go to this build's cache, misses to missing.parquet;
+    2. the encoder (local, or Ray actors over Ray Data blocks) fills the cache with the misses;
+    3. every text read back from the cache: a sample trains the index, blocks are added to FAISS shards,
+       and each block's texts go to texts.sqlite under their row number."""
+    started = time.monotonic()
     sorted_path = os.path.join(work_dir, "texts.tmp.parquet")
+    missing_path = os.path.join(work_dir, "missing.tmp.parquet")
     con.execute(f"COPY ({sql}) TO '{sorted_path}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ENCODE_BLOCK})")
     pf = pq.ParquetFile(sorted_path)
     n = pf.metadata.num_rows
+    n_missing = 0
+    writer = pq.ParquetWriter(missing_path, pa.schema([("text", pa.string())]))
+    for batch in pf.iter_batches(batch_size=ENCODE_BLOCK, columns=["text"]):
+        texts = batch.column(0).to_pylist()
+        _, missing = cache.lookup(texts)
+        if missing:
+            writer.write_table(pa.table({"text": [texts[i] for i in missing]}))
+            n_missing += len(missing)
+    writer.close()
+    bar = None
+    if not quiet and sys.stderr.isatty() and n_missing:
+        from tqdm import tqdm
+
+        bar = tqdm(total=n_missing, unit=" texts", desc="embed", file=sys.stderr)
+    encoder.encode_file(missing_path, cache, bar.update if bar is not None else (lambda k: None))
+    if bar is not None:
+        bar.close()
+    os.remove(missing_path)
     chosen = choose_index_type(n, index_type)
-    stats = EncodeStats(0, 0, 0, 0.0)
     sample = None
     if chosen != "flat" and n:
         size = min(n, max(nlist_for(n) * 39, min(TRAIN_MAX, n)))
         texts = [r[0] for r in con.execute(
             f"SELECT text FROM read_parquet('{sorted_path}') USING SAMPLE reservoir({size} ROWS) REPEATABLE (7)"
         ).fetchall()]
-        sample, stats = encode_with_cache(texts, encode, cache)
+        sample = _cached_vectors(texts, cache)
     sink = FaissSink(chosen, dim, n, work_dir, "entities", sample)
     del sample
     texts_db = sqlite3.connect(os.path.join(work_dir, TEXTS_DB))
     texts_db.execute("PRAGMA journal_mode = OFF")
     texts_db.execute("CREATE TABLE texts (row INTEGER PRIMARY KEY, text TEXT NOT NULL)")
-    bar = None
-    if not quiet and sys.stderr.isatty() and n:
-        from tqdm import tqdm
-
-        bar = tqdm(total=n, unit=" texts", desc="embed", file=sys.stderr)
     row = 0
     for batch in pf.iter_batches(batch_size=ENCODE_BLOCK, columns=["text"]):
         texts = batch.column(0).to_pylist()
-        vectors, block_stats = encode_with_cache(texts, encode, cache)
-        stats += block_stats
-        sink.add(vectors)
+        sink.add(_cached_vectors(texts, cache))
         texts_db.executemany("INSERT INTO texts VALUES (?, ?)", zip(range(row, row + len(texts)), texts))
         row += len(texts)
-        if bar is not None:
-            bar.update(len(texts))
-    if bar is not None:
-        bar.close()
     texts_db.commit()
     texts_db.close()
     shards = sink.close()
     os.remove(sorted_path)
+    stats = EncodeStats(n, n - n_missing, n_missing, time.monotonic() - started)
     return {"faiss_index_type": chosen, "entity_shards": shards, "entity_vectors": n}, stats
+
+
+def _cached_vectors(texts: list[str], cache: EmbeddingCache) -> np.ndarray:
+    matrix, missing = cache.lookup(texts)
+    if missing:
+        raise RuntimeError(f"{len(missing)} texts missing from the embedding cache after encoding")
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    matrix /= np.where(norms == 0, 1, norms)
+    return matrix
 
 
 def write_property_vectors(rows: list[tuple[str, str, str]], encode, cache: EmbeddingCache, work_dir: str,
