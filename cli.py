@@ -30,7 +30,8 @@ def domain_errors() -> tuple[type[Exception], ...]:
 
     errors: list[type[Exception]] = [FileNotFoundError, PermissionError]
     for module, name in (("kgcheck.ingest.dump", "DumpError"), ("kgcheck.ingest.pipeline", "IngestError"),
-                         ("kgcheck.index.store", "IndexError_"), ("kgcheck.verifier.errors", "VerifierError"),
+                         ("kgcheck.index.store", "IndexError_"), ("kgcheck.index.distributed", "RayUnavailable"),
+                         ("kgcheck.verifier.errors", "VerifierError"),
                          ("kgcheck.verifier.llm.backends", "LLMError")):
         try:
             errors.append(getattr(importlib.import_module(module), name))
@@ -299,17 +300,27 @@ def _check_options(top_k, tolerance):
               help="Relative tolerance for quantities.")
 @click.option("--no-resume", is_flag=True, help="Overwrite OUTPUT instead of resuming it.")
 @click.option("--quiet", is_flag=True, help="No progress bar or summary.")
+@click.option("--ray", "ray_address", default=None, is_flag=False, flag_value="auto", metavar="[ADDRESS]",
+              help="Check on a Ray cluster whose nodes see the index at the same path.")
 @json_option
 @handle_errors
-def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quiet, as_json):
+def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quiet, ray_address, as_json):
     """Verify structured claims (JSONL, CSV, TSV, N-Triples; - for stdin): one JSON result per claim."""
     from kgcheck.verifier.claims.bulk import run_bulk
     from kgcheck.verifier.formats.readers import read_claims
 
     items = read_claims(claims_file, fmt)
     with _open_kg(index_dir) as kg:
+        stream = None
+        if ray_address:
+            from functools import partial
+
+            from kgcheck.verifier.claims.distributed import ray_check_stream
+
+            stream = partial(ray_check_stream, kg.directory, options=_check_options(top_k, tolerance),
+                             address=ray_address)
         summary = run_bulk(kg, items, output, _check_options(top_k, tolerance), quiet=quiet or not output,
-                           resume=not no_resume)
+                           resume=not no_resume, stream=stream)
     if summary.checked == 0 and summary.bad_lines == 0 and summary.skipped_done == 0:
         raise click.ClickException(f"{claims_file} holds no claims")
     if as_json and output:

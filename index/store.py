@@ -26,7 +26,8 @@ _REFERENCE_COLS = f"statement_id, reference_hash, reference_order, snak_order, p
 IN_CHUNK = 50
 
 
-def _chunks(keys: list, size: int = IN_CHUNK):
+def _chunks(keys: list, size: int | None = None):
+    size = size or IN_CHUNK
     for start in range(0, len(keys), size):
         yield keys[start:start + size]
 

@@ -108,7 +108,7 @@ class ShardedIndex:
             return self.shards[0].search(matrix, k)
         parts = [(s.search(matrix, k), off) for s, off in zip(self.shards, self.offsets)]
         scores = np.concatenate([p[0][0] for p in parts], axis=1)
-        rows = np.concatenate([np.where(p[0][1] >= 0, p[0][1] + off, -1) for p in parts], axis=1)
+        rows = np.concatenate([np.where(found >= 0, found + off, -1) for (_, found), off in parts], axis=1)
         order = np.argsort(-scores, axis=1, kind="stable")[:, :k]
         return np.take_along_axis(scores, order, 1), np.take_along_axis(rows, order, 1)
 
@@ -140,6 +140,7 @@ class EmbeddingCache:
         self._db.execute("CREATE TABLE meta (model TEXT, dim INTEGER)")
         self._db.execute("INSERT INTO meta VALUES (?, ?)", (model_name, dim))
         self._db.execute("CREATE TABLE cache (key BLOB PRIMARY KEY, vector BLOB) WITHOUT ROWID")
+        self._db.commit()
         self._sources: list[sqlite3.Connection] = []
 
     def attach(self, path: str, scratch_dir: str | None = None) -> bool:
@@ -155,7 +156,7 @@ class EmbeddingCache:
             return False
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            model, dim = db.execute("SELECT model, dim FROM meta").fetchone()
+            model, dim = db.execute("SELECT model, dim FROM meta").fetchone() or (None, None)
         except sqlite3.Error:
             db.close()
             return False

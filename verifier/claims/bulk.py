@@ -90,8 +90,9 @@ def check_stream(checker: Checker, items: Iterable[Claim | BadClaim], skip: set[
 
 
 def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, options: CheckOptions = CheckOptions(),
-             quiet: bool = False, resume: bool = True) -> BulkSummary:
-    """Check every claim, writing one JSON object per line to `out` (a path enables resuming)."""
+             quiet: bool = False, resume: bool = True, stream=None) -> BulkSummary:
+    """Check every claim, writing one JSON object per line to `out` (a path enables resuming).
+    `stream(items, skip)`: another check_stream (e.g. distributed.ray_check_stream), same order and output."""
     summary = BulkSummary()
     skip: set[str] = set()
     fh = None
@@ -104,7 +105,11 @@ def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, op
     else:
         stream = out or sys.stdout
         write = (lambda b: stream.write(b.decode())) if not hasattr(stream, "buffer") else stream.buffer.write
-    checker = Checker(kg, options=options)
+    if stream is None:
+        checker = Checker(kg, options=options)
+
+        def stream(items, skip):
+            return check_stream(checker, items, skip)
     bar = None
     if not quiet and sys.stderr.isatty():
         from tqdm import tqdm
@@ -112,7 +117,7 @@ def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, op
         bar = tqdm(unit=" claims", desc="check", file=sys.stderr)
     started = time.monotonic()
     try:
-        for item in check_stream(checker, _count_skips(items, skip, summary), skip):
+        for item in stream(_count_skips(items, skip, summary), skip):
             if isinstance(item, BadClaim):
                 summary.bad_lines += 1
                 write(orjson.dumps(bad_claim_to_dict(item)) + b"\n")
