@@ -182,6 +182,17 @@ class KG:
             out[st.subject].append(st)
         return out
 
+    def subject_rows(self, columns: str, subjects: Iterable[str], where: str = "", params: list | None = None
+                     ) -> list[tuple]:
+        """`SELECT columns FROM statements WHERE subject IN subjects [AND where]`, by sorted subject chunks
+        (IN_CHUNK): cost by the row groups the subjects fall in, not by the table size."""
+        rows: list[tuple] = []
+        extra = f" AND {where}" if where else ""
+        for chunk in _chunks(sorted(set(subjects))):
+            rows.extend(self.sql(f"SELECT {columns} FROM statements WHERE subject IN (SELECT unnest(?)){extra}",
+                                 [chunk] + list(params or [])))
+        return rows
+
     def references_for(self, keys: Iterable[tuple[str, str]]) -> dict[str, tuple[Reference, ...]]:
         """References of many statements, by (subject, statement_id): provenance for evidence, in bulk."""
         keys = list(keys)
