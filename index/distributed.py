@@ -55,7 +55,9 @@ class RayEncoder:
         self.ray = connect(address)
         self.spec = embedder.spec()
         cpus = int(self.ray.cluster_resources().get("CPU", 1))
-        self.actors = actors or max(1, cpus)
+        # One CPU stays free for Ray Data's read tasks: with every CPU held by an actor they never
+        # get scheduled and the pipeline waits forever (seen on a 2-CPU cluster).
+        self.actors = actors or max(1, cpus - 1)
 
     def encode_file(self, path: str, cache, progress) -> None:
         import pyarrow.parquet as pq
