@@ -39,7 +39,7 @@ def test_ray_index_gives_the_same_vectors(mini_kg_dir, tmp_path, local_ray):
     manifest = build_index(str(copy), embedder=FakeEmbedder(), quiet=True,
                            settings=BuildSettings(ray_address="local"))
     emb = manifest["index"]["embeddings"]
-    assert emb["encoded"] > 10 and emb["reused"] == 0
+    assert emb["encoded"] > 10 and emb["reused"] <= 1  # 1: a property text that is also an item text
     assert np.array_equal(_vectors(str(copy)), _vectors(str(mini_kg_dir)))
     with open(copy / "vectors" / "texts.sqlite", "rb") as a, open(mini_kg_dir / "vectors" / "texts.sqlite", "rb") as b:
         assert a.read() == b.read()
