@@ -93,3 +93,25 @@ def test_statement_fetches_in_chunks_match_one_query(mini_kg, monkeypatch):
     assert mini_kg.statements_for(subjects, details=True) == whole
     assert mini_kg.statements_about("Q350") == about
     assert sum(len(v) for v in whole.values()) == mini_kg.sql("SELECT count(*) FROM statements")[0][0]
+
+
+def test_cli_index_settings(mini_kg_dir, tmp_path, monkeypatch):
+    import json
+
+    from click.testing import CliRunner
+
+    import kgcheck.cli as cli
+
+    copy = tmp_path / "kg"
+    shutil.copytree(mini_kg_dir, copy)
+    monkeypatch.setattr(cli, "_embedder", lambda opts: FakeEmbedder())
+    runner = CliRunner()
+    res = runner.invoke(cli.main, ["index", str(copy), "--embed", "none", "--memory", "512MB", "--temp-dir",
+                                   str(tmp_path / "spill"), "--quiet", "--json"])
+    assert res.exit_code == 0, res.output
+    info = json.loads(res.output)["index"]
+    assert info["embed"] == {"texts": "none", "min_sitelinks": 0} and info["counts"]["entity_vectors"] == 0
+    assert info["index_schema_version"] == 2
+    assert not (copy / "label_index").exists() and (copy / "statements_by_object.parquet").is_file()
+    res = runner.invoke(cli.main, ["index", str(copy), "--embed", "everything"])
+    assert res.exit_code == 2
