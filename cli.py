@@ -29,8 +29,9 @@ def domain_errors() -> tuple[type[Exception], ...]:
     import importlib
 
     errors: list[type[Exception]] = [FileNotFoundError, PermissionError]
-    for module, name in (("kgcheck.index.plugins", "PluginError"), ("kgcheck.ingest.dump", "DumpError"), ("kgcheck.ingest.pipeline", "IngestError"),
-                         ("kgcheck.index.store", "IndexError_"), ("kgcheck.verifier.errors", "VerifierError"),
+    for module, name in (("kgcheck.index.plugins", "PluginError"), ("kgcheck.ingest.dump", "DumpError"),
+                         ("kgcheck.ingest.pipeline", "IngestError"), ("kgcheck.index.store", "IndexError_"),
+                         ("kgcheck.index.distributed", "RayUnavailable"), ("kgcheck.verifier.errors", "VerifierError"),
                          ("kgcheck.verifier.llm.backends", "LLMError")):
         try:
             errors.append(getattr(importlib.import_module(module), name))
@@ -145,21 +146,68 @@ def _open_kg(index_dir: str):
     return KG.open(index_dir, embedder=_embedder())
 
 
+def _index_options(fn):
+    """Scale settings of the index stage (shared by `index` and `build`): see README, full-dump scale."""
+    for decl, kw in reversed([
+        ("--index-type", dict(type=click.Choice(["flat", "ivfsq8", "ivfpq", "hnsw"]), default=None,
+                              help="FAISS index type (default: flat up to 1M vectors, else ivfsq8).")),
+        ("--embed", dict(type=click.Choice(["labels", "aliases", "none"]), default="aliases", show_default=True,
+                         help="Item texts that get vectors (none: exact and normalised matching only).")),
+        ("--embed-min-sitelinks", dict(type=click.IntRange(0), default=0, show_default=True,
+                                       help="Embed only items with at least N sitelinks.")),
+        ("--device", dict(type=click.Choice(["auto", "cpu", "cuda", "mps"]), default="auto", show_default=True)),
+        ("--processes", dict(type=click.IntRange(1, 256), default=1, show_default=True,
+                             help="CPU encoding processes (sentence-transformers pool).")),
+        ("--memory", dict(default="2GB", show_default=True, help="DuckDB memory limit.")),
+        ("--temp-dir", dict(default=None, type=click.Path(file_okay=False), help="DuckDB spill directory.")),
+        ("--ray", dict(default=None, is_flag=False, flag_value="auto", metavar="[ADDRESS]",
+                       help="Encode on a Ray cluster (ADDRESS, default auto; 'local' starts one).")),
+    ]):
+        fn = click.option(decl, **kw)(fn)
+    return fn
+
+
+def _build_settings(opts: dict):
+    from kgcheck.index.build import BuildSettings
+
+    return BuildSettings(memory=opts["memory"], temp_dir=opts["temp_dir"], embed=opts["embed"],
+                         embed_min_sitelinks=opts["embed_min_sitelinks"], index_type=opts["index_type"],
+                         ray_address=opts["ray"])
+
+
+def _index_embedder(opts: dict):
+    """The --embedder (default minilm) on --device with --processes, where the embedder takes them."""
+    from kgcheck.index.embed import EMBEDDERS, default_embedder_name
+    from kgcheck.index.plugins import PluginError
+
+    name = _embedder() or default_embedder_name()
+    try:
+        return EMBEDDERS.create(name, device=opts["device"], processes=opts["processes"])
+    except PluginError as err:
+        if "does not take" not in str(err):
+            raise
+        return EMBEDDERS.create(name)  # a plug-in without device/processes settings
+
+
 @main.command("index")
 @click.argument("directory", type=click.Path(file_okay=False))
-@click.option("--index-type", type=click.Choice(["flat", "ivfpq", "hnsw"]), default=None,
-              help="FAISS index type (default: flat up to 1M vectors, else ivfpq).")
 @click.option("--reuse", multiple=True, type=click.Path(file_okay=False),
               help="Another index whose embedding cache to reuse (DIR and DIR.previous are always tried).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @embedder_option
+@_index_options
 @json_option
 @handle_errors
-def index_cmd(directory, index_type, reuse, quiet, as_json):
+def index_cmd(directory, reuse, quiet, as_json, **opts):
     """Embed labels and aliases into FAISS and build the lookup tables of an ingested DIRECTORY."""
     from kgcheck.index.build import build_index
 
-    manifest = build_index(directory, embedder=_embedder(), index_type=index_type, reuse=list(reuse), quiet=quiet)
+    embedder = _index_embedder(opts)
+    try:
+        manifest = build_index(directory, embedder=embedder, reuse=list(reuse), quiet=quiet,
+                               settings=_build_settings(opts))
+    finally:
+        embedder.close()
     _print_index_summary(manifest, as_json)
 
 
@@ -175,11 +223,11 @@ def _print_index_summary(manifest: dict, as_json: bool) -> None:
 @click.argument("dump")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Index directory to build.")
 @_ingest_options
-@click.option("--index-type", type=click.Choice(["flat", "ivfpq", "hnsw"]), default=None)
 @embedder_option
+@_index_options
 @json_option
 @handle_errors
-def build(dump, out, workers, limit, languages, quiet, keep_previous, index_type, as_json):
+def build(dump, out, workers, limit, languages, quiet, keep_previous, as_json, **opts):
     """Ingest DUMP and index it: the whole index directory in one step, published only when complete."""
     from kgcheck.index.build import build_index
     from kgcheck.ingest.pipeline import ingest as run_ingest
@@ -189,7 +237,11 @@ def build(dump, out, workers, limit, languages, quiet, keep_previous, index_type
     staging = build_staging_dir(out)  # also removes those a killed build left behind
     try:
         run_ingest(dump, staging, _ingest_opts(workers, limit, languages, quiet, False))
-        manifest = build_index(staging, embedder=_embedder(), index_type=index_type, reuse=[out], quiet=quiet)
+        embedder = _index_embedder(opts)
+        try:
+            manifest = build_index(staging, embedder=embedder, reuse=[out], quiet=quiet, settings=_build_settings(opts))
+        finally:
+            embedder.close()
         publish(staging, out, keep_previous)
     finally:
         import shutil
@@ -298,19 +350,29 @@ closed_world_option = click.option(
               help="Relative tolerance for quantities.")
 @click.option("--no-resume", is_flag=True, help="Overwrite OUTPUT instead of resuming it.")
 @click.option("--quiet", is_flag=True, help="No progress bar or summary.")
+@click.option("--ray", "ray_address", default=None, is_flag=False, flag_value="auto", metavar="[ADDRESS]",
+              help="Check on a Ray cluster whose nodes see the index at the same path.")
 @closed_world_option
 @embedder_option
 @json_option
 @handle_errors
-def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quiet, closed_world, as_json):
+def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quiet, ray_address, closed_world, as_json):
     """Verify structured claims (JSONL, CSV, TSV, N-Triples; - for stdin): one JSON result per claim."""
     from kgcheck.verifier.claims.bulk import run_bulk
     from kgcheck.verifier.formats.readers import read_claims
 
     items = read_claims(claims_file, fmt)
     with _open_kg(index_dir) as kg:
+        stream = None
+        if ray_address:
+            from functools import partial
+
+            from kgcheck.verifier.claims.distributed import ray_check_stream
+
+            stream = partial(ray_check_stream, kg.directory, options=_check_options(top_k, tolerance, closed_world),
+                             address=ray_address)
         summary = run_bulk(kg, items, output, _check_options(top_k, tolerance, closed_world), quiet=quiet or not output,
-                           resume=not no_resume)
+                           resume=not no_resume, stream=stream)
     if summary.checked == 0 and summary.bad_lines == 0 and summary.skipped_done == 0:
         raise click.ClickException(f"{claims_file} holds no claims")
     if as_json and output:

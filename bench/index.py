@@ -14,29 +14,42 @@ from common import SHARED, ensure_index, need_shared, percentile, rss_mb
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--index", default="/tmp/kg-wd50k")
-    ap.add_argument("--labels", type=int, default=5000)
+    ap.add_argument("--labels", type=int, default=5000, help="labels for the embedding rate (0: skip it)")
     ap.add_argument("--queries", type=int, default=3000)
     args = ap.parse_args()
     ensure_index(need_shared(SHARED / "data" / "wikidata-wd50k.json.bz2"), args.index)
 
-    import pyarrow.parquet as pq
+    import sqlite3
+    import tempfile
 
-    from kgcheck.index.build import encode_with_cache
+    from kgcheck.index.encode import encode_with_cache
     from kgcheck.index.embed import get_embedder
     from kgcheck.index.store import KG
     from kgcheck.index.vectors import EmbeddingCache
 
-    texts = pq.read_table(f"{args.index}/vectors/entity_texts.parquet").column("text").to_pylist()[: args.labels]
-    embedder = get_embedder()
+    if args.labels:
+        embedding_rate(args.index, args.labels, get_embedder(), encode_with_cache, EmbeddingCache, sqlite3, tempfile)
+    index_figures(args, KG)
+
+
+def embedding_rate(index, labels, embedder, encode_with_cache, EmbeddingCache, sqlite3, tempfile) -> None:
+    with sqlite3.connect(f"{index}/vectors/texts.sqlite") as db:
+        texts = [r[0] for r in db.execute("SELECT text FROM texts ORDER BY row LIMIT ?", [labels])]
     embedder.encode(texts[:256])  # warm-up
     t = time.monotonic()
     embedder._model.encode(texts, batch_size=256, normalize_embeddings=True, show_progress_bar=False)
     model_rate = len(texts) / (time.monotonic() - t)
-    t = time.monotonic()
-    encode_with_cache(texts, embedder, EmbeddingCache(), quiet=True)
-    ours = len(texts) / (time.monotonic() - t)
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = EmbeddingCache(f"{tmp}/cache.sqlite", embedder.name, embedder.dim)
+        t = time.monotonic()
+        encode_with_cache(texts, embedder.encode, cache)
+        ours = len(texts) / (time.monotonic() - t)
+        cache.close()
     print(f"embedding: kgcheck {ours:,.0f} labels/s, model.encode {model_rate:,.0f} labels/s on the same "
           f"{len(texts):,} labels: ratio {ours / model_rate:.2f} (target >= 0.95)")
+
+
+def index_figures(args, KG) -> None:
 
     before = rss_mb()
     kg = KG.open(args.index)

@@ -1,35 +1,73 @@
-"""`kgcheck index DIR`: label index, object lookup table and FAISS vectors over an ingested directory."""
+"""`kgcheck index DIR`: label index, object lookup table and FAISS vectors over an ingested directory.
+
+Every stage streams: the tables stay the ingest's sorted Parquet files (read in place through views in
+kg.duckdb, never copied), labels are normalised batch by batch with Arrow compute, DuckDB sorts out of
+core under `memory` with spill files in `temp_dir`, and vectors go to FAISS shards block by block.
+"""
 from __future__ import annotations
 
 import json
 import os
 import shutil
-import sys
+import sqlite3
 import time
-
-import duckdb
-import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
+from dataclasses import dataclass
 
 from kgcheck.ingest import __version__
 from kgcheck.ingest.rows import TABLES
-from kgcheck.ingest.tables import materialize_tables
-from kgcheck.ingest.writer import DB_FILE, MANIFEST, open_database
+from kgcheck.ingest.tables import quote
+from kgcheck.ingest.writer import MANIFEST, open_database
 
 from .constraints import build_property_constraints, build_property_stats
-from .manifest import INDEX_SCHEMA_VERSION, VECTORS_DIR, IndexError_, read_manifest
-from .text import normalise
-from .vectors import CACHE_FILE, EmbeddingCache, EncodeStats, build_faiss, choose_index_type, save_faiss
+from .encode import EMBED_CHOICES, LocalEncoder, encode_entity_texts, entity_text_sql, write_property_vectors
+from .manifest import INDEX_SCHEMA_VERSION, VECTORS_DIR, read_manifest
+from .text import normalise_array
+from .vectors import CACHE_FILE, LEGACY_CACHE_FILE, EmbeddingCache, EncodeStats
 
-ENCODE_BLOCK = 8192  # texts per encode call: large enough for full batches, small enough for a live progress bar
+LOOKUP_DB = "lookup.sqlite"
+OBJECT_TABLE = "statements_by_object"
+LOOKUP_ROW_GROUP = 16_384  # Parquet row group of the lookup-by-key files (see README: point lookups)
+LABEL_BATCH = 100_000
 
 
-def _entity_texts(con) -> list[str]:
-    rows = con.execute(
-        "SELECT DISTINCT l.text FROM labels l JOIN entities e ON e.id = l.id WHERE e.type = 'item' ORDER BY 1"
-    ).fetchall()
-    return [r[0] for r in rows]
+@dataclass(frozen=True)
+class BuildSettings:
+    memory: str = "2GB"  # DuckDB memory_limit; peak RSS stays near it plus one FAISS shard
+    temp_dir: str | None = None  # DuckDB spill directory (default: DIR/duckdb-tmp)
+    threads: int = 0  # DuckDB threads (0: all cores)
+    embed: str = "aliases"  # labels | aliases | none: which item texts get vectors
+    embed_min_sitelinks: int = 0  # embed only items with at least this many sitelinks
+    index_type: str | None = None  # FAISS type (default by size: flat, then ivfsq8)
+    ray_address: str | None = None  # encode over a Ray cluster ("auto", "local" or host:port)
+
+    def __post_init__(self):
+        if self.embed not in EMBED_CHOICES:
+            raise ValueError(f"--embed must be one of {', '.join(EMBED_CHOICES)}, not {self.embed!r}")
+        if self.embed_min_sitelinks < 0:
+            raise ValueError("--embed-min-sitelinks must be >= 0")
+
+
+def configure(con, directory: str, settings: BuildSettings) -> str:
+    temp = settings.temp_dir or os.path.join(directory, "duckdb-tmp")
+    con.execute(f"SET memory_limit = '{settings.memory}'")
+    con.execute("SET temp_directory = '{}'".format(temp.replace("'", "''")))
+    con.execute("SET preserve_insertion_order = false")
+    if settings.threads:
+        con.execute(f"SET threads = {settings.threads}")
+    return temp
+
+
+def ensure_views(con, directory: str, names) -> list[str]:
+    """Indexes of index schema 1 held native copies of the Parquet tables: drop them (back to views)."""
+    dropped = []
+    for name in names:
+        native = con.execute("SELECT 1 FROM duckdb_tables() WHERE table_name = ? AND NOT internal", [name]).fetchall()
+        if native and os.path.isfile(os.path.join(directory, f"{name}.parquet")):
+            con.execute(f"DROP TABLE {quote(name)}")
+            con.execute(f"CREATE VIEW {quote(name)} AS SELECT * FROM read_parquet('{name}.parquet')")
+            dropped.append(name)
+    con.execute("DROP TABLE IF EXISTS label_index")  # schema 1 kept it in DuckDB too; it lives in lookup.sqlite
+    return dropped
 
 
 def _property_rows(con) -> list[tuple[str, str, str]]:
@@ -42,32 +80,27 @@ def _property_rows(con) -> list[tuple[str, str, str]]:
     return [tuple(r) for r in rows]
 
 
-def _build_label_index(con) -> int:
-    """label_index(norm, id, text, kind, language, type, sitelinks, statement_count), sorted by norm."""
-    table = con.sql(
-        "SELECT l.id, l.text, l.kind, l.language, e.type, e.sitelinks, e.statement_count "
-        "FROM labels l JOIN entities e ON e.id = l.id"
-    ).to_arrow_table()
-    norms = pa.array([normalise(t) for t in table.column("text").to_pylist()], pa.string())
-    table = table.append_column("norm", norms)
-    con.register("label_rows", table)
-    con.execute("DROP TABLE IF EXISTS label_index")
+def _build_object_table(con, directory: str) -> int:
+    """statements_by_object: (entity_id, subject, statement_order, property) sorted by entity_id in its own
+    Parquet file: the reverse-lookup index, not a copy. (subject, statement_order) is the statements' sort
+    key, so the rows it points to are fetched by sorted access; the statement id, a near-random string,
+    made the file 4.5x bigger on wd50k.)"""
+    target = os.path.join(directory, f"{OBJECT_TABLE}.parquet")
+    for kind, in con.execute("SELECT 'TABLE' FROM duckdb_tables() WHERE table_name = $n UNION ALL "
+                             "SELECT 'VIEW' FROM duckdb_views() WHERE view_name = $n", {"n": OBJECT_TABLE}).fetchall():
+        con.execute(f"DROP {kind} {OBJECT_TABLE}")
     con.execute(
-        "CREATE TABLE label_index AS SELECT DISTINCT norm, id, text, kind, language, type, sitelinks, "
-        "statement_count FROM label_rows WHERE norm <> '' ORDER BY norm, id"
-    )
-    con.unregister("label_rows")
-    return con.execute("SELECT count(*) FROM label_index").fetchall()[0][0]
+        "COPY (SELECT entity_id, subject, statement_order, property FROM statements WHERE entity_id IS NOT NULL "
+        f"ORDER BY entity_id, subject) TO '{target}' (FORMAT parquet, COMPRESSION zstd, "
+        f"ROW_GROUP_SIZE {LOOKUP_ROW_GROUP})")
+    con.execute(f"CREATE VIEW {OBJECT_TABLE} AS SELECT * FROM read_parquet('{OBJECT_TABLE}.parquet')")
+    return con.execute(f"SELECT count(*) FROM {OBJECT_TABLE}").fetchall()[0][0]
 
 
-LOOKUP_DB = "lookup.sqlite"
-
-
-def _build_lookup_db(con, path: str) -> None:
-    """SQLite copies of label_index and entities: B-tree point lookups in microseconds, where DuckDB,
-    built for scans, takes milliseconds a query. Search and label resolution use this file."""
-    import sqlite3
-
+def _build_lookup_db(con, path: str) -> int:
+    """lookup.sqlite: label_index (norm -> id, text, kind, popularity) and entities by id, as SQLite B-trees:
+    point lookups in microseconds, where DuckDB, built for scans, takes milliseconds a query (README).
+    Labels stream from DuckDB in batches and are normalised with Arrow compute (text.normalise_array)."""
     tmp = path + ".tmp"
     if os.path.exists(tmp):
         os.remove(tmp)
@@ -75,127 +108,132 @@ def _build_lookup_db(con, path: str) -> None:
     try:
         lite.execute("PRAGMA journal_mode = OFF")
         lite.execute("PRAGMA synchronous = OFF")
+        lite.execute("PRAGMA cache_size = -262144")  # 256 MB of pages: inserts into the norm B-tree
         lite.execute("CREATE TABLE label_index (norm TEXT, id TEXT, text TEXT, kind TEXT, type TEXT, "
                      "sitelinks INTEGER, statement_count INTEGER)")
         lite.execute("CREATE TABLE entities (id TEXT PRIMARY KEY, type TEXT, label TEXT, description TEXT, "
                      "datatype TEXT, sitelinks INTEGER, statement_count INTEGER) WITHOUT ROWID")
-        for query, insert in (
-            ("SELECT norm, id, text, kind, type, sitelinks, statement_count FROM label_index",
-             "INSERT INTO label_index VALUES (?, ?, ?, ?, ?, ?, ?)"),
-            ("SELECT id, type, label, description, datatype, sitelinks, statement_count FROM entities",
-             "INSERT OR IGNORE INTO entities VALUES (?, ?, ?, ?, ?, ?, ?)"),
-        ):
-            reader = con.sql(query).to_arrow_reader(batch_size=100_000)
-            for batch in reader:
-                lite.executemany(insert, zip(*(col.to_pylist() for col in batch.columns)))
-        lite.execute("CREATE INDEX label_norm ON label_index (norm)")
-        lite.execute("CREATE INDEX label_text ON label_index (text)")
+        # DISTINCT drops the same text in two languages (en, mul); norm is a function of the text.
+        reader = con.sql("SELECT DISTINCT l.id, l.text, l.kind, e.type, e.sitelinks, e.statement_count "
+                         "FROM labels l JOIN entities e ON e.id = l.id").to_arrow_reader(batch_size=LABEL_BATCH)
+        for batch in reader:
+            norms = normalise_array(batch.column(1))
+            cols = [norms] + [batch.column(i) for i in range(6)]
+            lite.executemany("INSERT INTO label_index VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             (row for row in zip(*(c.to_pylist() for c in cols)) if row[0]))
+        reader = con.sql("SELECT id, type, label, description, datatype, sitelinks, statement_count FROM entities "
+                         "ORDER BY id").to_arrow_reader(batch_size=LABEL_BATCH)
+        for batch in reader:
+            lite.executemany("INSERT OR IGNORE INTO entities VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             zip(*(col.to_pylist() for col in batch.columns)))
+        lite.execute("CREATE INDEX label_norm ON label_index (norm)")  # search; vector hits map back by norm too
         lite.execute("CREATE INDEX label_id ON label_index (id)")  # names of an entity (facts.names, extraction)
         lite.commit()
+        n_labels = lite.execute("SELECT count(*) FROM label_index").fetchone()[0]
     finally:
         lite.close()
     os.replace(tmp, path)
+    return n_labels
 
 
-def _build_object_table(con) -> int:
-    con.execute("DROP TABLE IF EXISTS statements_by_object")
-    con.execute(
-        "CREATE TABLE statements_by_object AS SELECT entity_id, subject, statement_id, property FROM statements "
-        "WHERE entity_id IS NOT NULL ORDER BY entity_id"
-    )
-    return con.execute("SELECT count(*) FROM statements_by_object").fetchall()[0][0]
-
-
-def encode_with_cache(texts: list[str], embedder, cache: EmbeddingCache, quiet: bool) -> tuple[np.ndarray, EncodeStats]:
-    started = time.monotonic()
-    found, missing = cache.lookup(texts)
-    bar = None
-    if not quiet and sys.stderr.isatty() and missing:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(missing), unit=" labels", desc="embed", file=sys.stderr)
-    for start in range(0, len(missing), ENCODE_BLOCK):
-        block = missing[start:start + ENCODE_BLOCK]
-        block_texts = [texts[i] for i in block]
-        vectors = embedder.encode(block_texts)
-        cache.add(block_texts, vectors)
-        for i, vec in zip(block, vectors):
-            found[i] = vec
-        if bar is not None:
-            bar.update(len(block))
-    if bar is not None:
-        bar.close()
-    matrix = np.asarray(found, dtype=np.float32).reshape(len(texts), embedder.dim) if texts else \
-        np.zeros((0, embedder.dim), np.float32)
-    # float16 round trips are not exactly unit length: renormalise so scores stay cosines.
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    matrix /= np.where(norms == 0, 1, norms)
-    stats = EncodeStats(len(texts), len(texts) - len(missing), len(missing), time.monotonic() - started)
-    return matrix, stats
+def _attach_caches(cache: EmbeddingCache, sources: list[str], scratch: str) -> None:
+    for source in sources:
+        for name in (CACHE_FILE, LEGACY_CACHE_FILE):
+            cache.attach(os.path.join(source, VECTORS_DIR, name), scratch)
 
 
 def build_index(directory: str, embedder=None, index_type: str | None = None, reuse: list[str] | None = None,
-                quiet: bool = False) -> dict:
+                quiet: bool = False, settings: BuildSettings | None = None) -> dict:
     """Add the search layer to an ingested directory; returns the updated manifest.
 
     `embedder` is an Embedder, a registered name (``kgcheck.embedders``), or None for the default.
     """
     started = time.time()
+    settings = settings or BuildSettings()
+    index_type = index_type or settings.index_type
     directory = os.path.abspath(directory)
     manifest = read_manifest(directory)
     if embedder is None or isinstance(embedder, str):
         from .embed import get_embedder
 
         embedder = get_embedder(embedder) if embedder else get_embedder()
-    cache = EmbeddingCache()
-    for source in [directory] + [os.path.abspath(r) for r in (reuse or [])] + [directory + ".previous"]:
-        cache.load(os.path.join(source, VECTORS_DIR, CACHE_FILE), embedder.name)
+    encode = embedder.encode
+    if settings.ray_address is not None:
+        from .distributed import RayEncoder
+
+        encoder = RayEncoder(embedder, settings.ray_address)
+    else:
+        encoder = LocalEncoder(embedder)
     vectors_tmp = os.path.join(directory, VECTORS_DIR + ".building")
     shutil.rmtree(vectors_tmp, ignore_errors=True)
     os.makedirs(vectors_tmp)
+    stage: dict[str, float] = {}
+    temp = None
     try:
+        cache = EmbeddingCache(os.path.join(vectors_tmp, CACHE_FILE), embedder.name, embedder.dim)
+        _attach_caches(cache, [directory] + [os.path.abspath(r) for r in (reuse or [])] + [directory + ".previous"],
+                       vectors_tmp)
         con = open_database(directory, read_only=False)
         try:
-            materialize_tables(con, directory, TABLES)  # views over Parquet -> native tables: faster lookups
-            n_labels = _build_label_index(con)
-            n_objects = _build_object_table(con)
+            temp = configure(con, directory, settings)
+            t = time.time()
+            ensure_views(con, directory, TABLES)
+            n_objects = _build_object_table(con, directory)
             n_props = build_property_stats(con)
             n_constraints = build_property_constraints(con)
-            _build_lookup_db(con, os.path.join(directory, LOOKUP_DB))
-            entity_texts = _entity_texts(con)
-            prop_rows = _property_rows(con)
             con.execute("CHECKPOINT")
+            stage["tables"] = time.time() - t
+            t = time.time()
+            n_labels = _build_lookup_db(con, os.path.join(directory, LOOKUP_DB))
+            stage["lookup"] = time.time() - t
+            t = time.time()
+            prop_rows = _property_rows(con)
+            sql = entity_text_sql(settings.embed, settings.embed_min_sitelinks)
+            if sql is not None:
+                info, ent_stats = encode_entity_texts(con, sql, vectors_tmp, encoder, embedder.dim, cache,
+                                                      index_type, quiet)
+            else:
+                info, ent_stats = {"faiss_index_type": None, "entity_shards": [], "entity_vectors": 0}, \
+                    EncodeStats(0, 0, 0, 0.0)
         finally:
             con.close()
-        ent_vectors, ent_stats = encode_with_cache(entity_texts, embedder, cache, quiet)
-        prop_vectors, prop_stats = encode_with_cache([r[1] for r in prop_rows], embedder, cache, quiet)
-        chosen = choose_index_type(len(entity_texts), index_type)
-        save_faiss(build_faiss(ent_vectors, chosen), os.path.join(vectors_tmp, "entities.faiss"))
-        save_faiss(build_faiss(prop_vectors, "flat"), os.path.join(vectors_tmp, "properties.faiss"))
-        pq.write_table(pa.table({"text": entity_texts}), os.path.join(vectors_tmp, "entity_texts.parquet"))
-        pq.write_table(pa.table({"id": [r[0] for r in prop_rows], "text": [r[1] for r in prop_rows],
-                                 "kind": [r[2] for r in prop_rows]}),
-                       os.path.join(vectors_tmp, "property_texts.parquet"))
-        cache.save(os.path.join(vectors_tmp, CACHE_FILE), embedder.name,
-                   entity_texts + [r[1] for r in prop_rows])
+        prop_stats = write_property_vectors(prop_rows, encode, cache, vectors_tmp, embedder.dim)
+        cache.close()
+        stage["vectors"] = time.time() - t
+        for name in os.listdir(vectors_tmp):
+            if name.startswith("legacy-"):
+                os.remove(os.path.join(vectors_tmp, name))
         final = os.path.join(directory, VECTORS_DIR)
         shutil.rmtree(final, ignore_errors=True)
         os.rename(vectors_tmp, final)
     finally:
         shutil.rmtree(vectors_tmp, ignore_errors=True)
-    encoded = ent_stats.encoded + prop_stats.encoded
+        if temp and not settings.temp_dir:
+            shutil.rmtree(temp, ignore_errors=True)
+    stats = ent_stats + prop_stats
     manifest["index"] = {
         "index_schema_version": INDEX_SCHEMA_VERSION,
         "kgcheck_version": __version__,
         "model": embedder.name,
         "dimension": embedder.dim,
-        "faiss_index_type": chosen,
+        "faiss_index_type": info["faiss_index_type"],
         "property_index_type": "flat",
-        "counts": {"entity_vectors": len(entity_texts), "property_vectors": len(prop_rows),
-                   "label_index": n_labels, "statements_by_object": n_objects,
-                   "property_stats": n_props, "property_constraints": n_constraints},
-        "embeddings": {"reused": ent_stats.reused + prop_stats.reused, "encoded": encoded,
-                       "encode_seconds": round(ent_stats.seconds + prop_stats.seconds, 3)},
+        "layout": {
+            "tables": "the ingest's sorted Parquet files, read in place through views in kg.duckdb",
+            OBJECT_TABLE: f"{OBJECT_TABLE}.parquet sorted by entity_id (view in kg.duckdb)",
+            "lookup": f"{LOOKUP_DB}: label_index (by norm, id) and entities (by id)",
+            "entity_vectors": [f"{VECTORS_DIR}/{s}" for s in info["entity_shards"]],
+            "entity_texts": f"{VECTORS_DIR}/texts.sqlite (FAISS row -> text)",
+            "property_vectors": f"{VECTORS_DIR}/properties.faiss",
+            "embedding_cache": f"{VECTORS_DIR}/{CACHE_FILE}",
+        },
+        "embed": {"texts": settings.embed, "min_sitelinks": settings.embed_min_sitelinks},
+        "counts": {"entity_vectors": info["entity_vectors"], "property_vectors": len(prop_rows),
+                   "label_index": n_labels, OBJECT_TABLE: n_objects, "property_stats": n_props,
+                   "property_constraints": n_constraints},
+        "embeddings": {"reused": stats.reused, "encoded": stats.encoded,
+                       "encode_seconds": round(stats.seconds, 3)},
+        "stage_seconds": {k: round(v, 3) for k, v in stage.items()},
         "wall_seconds": round(time.time() - started, 3),
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }

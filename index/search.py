@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import sqlite3
 import threading
 from collections import defaultdict
 
@@ -38,7 +39,7 @@ class Searcher:
         self._embedder = embedder
         self._lock = threading.Lock()
         self._entity_index = None
-        self._entity_texts: list[str] | None = None
+        self._texts_db = threading.local()
         self._props_loaded = False
         self._vector_cache: dict[str, np.ndarray] = {}
         vectors_dir = os.path.join(kg.directory, VECTORS_DIR)
@@ -57,16 +58,29 @@ class Searcher:
         return self._embedder
 
     def _load_entity_vectors(self) -> bool:
-        if self.vectors_dir is None:
-            return False
+        shards = self.kg.manifest["index"].get("layout", {}).get("entity_vectors", [])
+        if self.vectors_dir is None or not shards:
+            return False  # built with --embed none: labels and aliases only
         with self._lock:
             if self._entity_index is None:
-                from .vectors import load_faiss
+                from .vectors import ShardedIndex
 
-                self._entity_index = load_faiss(os.path.join(self.vectors_dir, "entities.faiss"))
-                self._entity_texts = pq.read_table(
-                    os.path.join(self.vectors_dir, "entity_texts.parquet")).column("text").to_pylist()
+                self._entity_index = ShardedIndex([os.path.join(self.kg.directory, s) for s in shards])
         return True
+
+    def _row_texts(self, rows) -> dict[int, str]:
+        """FAISS row -> text, looked up in vectors/texts.sqlite (never loaded whole)."""
+        db = getattr(self._texts_db, "db", None)
+        if db is None:
+            uri = "file:" + os.path.join(self.vectors_dir, "texts.sqlite") + "?mode=ro"
+            db = self._texts_db.db = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        wanted = sorted({int(r) for r in rows if r >= 0})
+        out: dict[int, str] = {}
+        for start in range(0, len(wanted), 900):
+            part = wanted[start:start + 900]
+            out.update(db.execute(f"SELECT row, text FROM texts WHERE row IN ({','.join('?' * len(part))})",
+                                  part).fetchall())
+        return out
 
     def _load_properties(self) -> None:
         with self._lock:
@@ -159,14 +173,17 @@ class Searcher:
         self.prime_vectors(queries)
         matrix = np.stack([self._vector_cache[q] for q in queries]).astype(np.float32)
         scores, rows = self._entity_index.search(matrix, max(k * 2, 10))
-        per_query = [[(self._entity_texts[r], float(s)) for r, s in zip(rr, ss) if r >= 0]
+        text_of = self._row_texts(rows.reshape(-1))
+        per_query = [[(text_of[r], float(s)) for r, s in zip(rr, ss) if r >= 0]
                      for rr, ss in zip(rows, scores)]
-        texts = sorted({t for hits in per_query for t, _ in hits})
+        texts = {t for hits in per_query for t, _ in hits}
         by_text: dict[str, list] = defaultdict(list)
-        for eid, text, sl, sc in self.kg.lookup_in(
-                "SELECT DISTINCT id, text, sitelinks, statement_count FROM label_index "
-                "WHERE text IN ({in}) AND type = 'item'", texts):
-            by_text[text].append((eid, sl, sc))
+        # By norm (the indexed key), then the exact text: no second index on the text column.
+        for eid, text, sl, sc in sorted(set(self.kg.lookup_in(
+                "SELECT id, text, sitelinks, statement_count FROM label_index "
+                "WHERE norm IN ({in}) AND type = 'item'", sorted({normalise(t) for t in texts})))):
+            if text in texts:
+                by_text[text].append((eid, sl, sc))
         return [[(eid, text, sl, sc, cos) for text, cos in hits for eid, sl, sc in by_text.get(text, ())]
                 for hits in per_query]
 

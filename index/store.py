@@ -10,7 +10,7 @@ from typing import Iterable
 import duckdb
 
 from kgcheck.ingest.values import VALUE_COLUMNS
-from kgcheck.ingest.writer import DB_FILE, open_database
+from kgcheck.ingest.writer import DB_FILE, open_database, quote
 
 from .manifest import IndexError_, read_manifest  # noqa: F401 - IndexError_ re-exported
 from .model import INVALID, NOVALUE, SOMEVALUE, Candidate, Entity, Reference, Snak, Statement, Value
@@ -19,6 +19,17 @@ _VALUE_COLS = ", ".join(f'"{c}"' for c, _ in VALUE_COLUMNS)
 _STATEMENT_COLS = f"statement_id, subject, property, rank, {_VALUE_COLS}"
 _QUALIFIER_COLS = f"statement_id, qualifier_order, property, {_VALUE_COLS}"
 _REFERENCE_COLS = f"statement_id, reference_hash, reference_order, snak_order, property, {_VALUE_COLS}"
+# Keys per query. Up to DuckDB's dynamic_or_filter_threshold (50) keys, the hash join pushes an IN filter
+# into the Parquet scan, which skips every row group whose min/max holds none of them; above it only a
+# min/max range is pushed, i.e. a scan of everything between the smallest and the largest key. Sorted
+# keys cut in runs of 50 keep each range narrow too. (bench/scale.py: fetch cost vs table size.)
+IN_CHUNK = 50
+
+
+def _chunks(keys: list, size: int | None = None):
+    size = size or IN_CHUNK
+    for start in range(0, len(keys), size):
+        yield keys[start:start + size]
 
 
 def row_value(row: tuple, start: int) -> Value:
@@ -123,7 +134,9 @@ class KG:
     def has_table(self, name: str) -> bool:
         # The connection is read-only: what tables exist cannot change while it is open.
         if name not in self._tables:
-            self._tables[name] = bool(self.sql("SELECT 1 FROM duckdb_tables() WHERE table_name = ?", [name]))
+            self._tables[name] = bool(self.sql(
+                "SELECT 1 FROM duckdb_tables() WHERE table_name = $n UNION ALL "
+                "SELECT 1 FROM duckdb_views() WHERE view_name = $n AND NOT internal", {"n": name}))
         return self._tables[name]
 
     # -- entities -------------------------------------------------------------------------------
@@ -174,27 +187,34 @@ class KG:
         out: dict[str, list[Statement]] = defaultdict(list)
         if not wanted:
             return out
-        query, params = f"SELECT {_STATEMENT_COLS} FROM statements WHERE subject IN (SELECT unnest(?))", [wanted]
+        query = f"SELECT {_STATEMENT_COLS} FROM statements WHERE subject IN (SELECT unnest(?))"
+        extra = []
         if properties is not None:
             query += " AND property IN (SELECT unnest(?))"
-            params.append(sorted(set(properties)))
-        for st in self._assemble(self.sql(query, params), wanted, details):
+            extra.append(sorted(set(properties)))
+        rows = [r for chunk in _chunks(wanted) for r in self.sql(query, [chunk] + extra)]
+        for st in self._assemble(rows, wanted, details):
             out[st.subject].append(st)
         return out
+
+    def subject_rows(self, columns: str, subjects: Iterable[str], where: str = "", params: list | None = None
+                     ) -> list[tuple]:
+        """`SELECT columns FROM statements WHERE subject IN subjects [AND where]`, by sorted subject chunks
+        (IN_CHUNK): cost by the row groups the subjects fall in, not by the table size."""
+        rows: list[tuple] = []
+        extra = f" AND {where}" if where else ""
+        for chunk in _chunks(sorted(set(subjects))):
+            rows.extend(self.sql(f"SELECT {columns} FROM statements WHERE subject IN (SELECT unnest(?)){extra}",
+                                 [chunk] + list(params or [])))
+        return rows
 
     def references_for(self, keys: Iterable[tuple[str, str]]) -> dict[str, tuple[Reference, ...]]:
         """References of many statements, by (subject, statement_id): provenance for evidence, in bulk."""
         keys = list(keys)
         if not keys:
             return {}
-        subjects = sorted({k[0] for k in keys})
-        ids = sorted({k[1] for k in keys})
         grouped: dict[str, dict[str, list[Snak]]] = defaultdict(dict)
-        for r in self.sql(
-            f"SELECT {_REFERENCE_COLS} FROM \"references\" WHERE subject IN (SELECT unnest(?)) "
-            "AND statement_id IN (SELECT unnest(?)) ORDER BY statement_id, reference_order, snak_order",
-            [subjects, ids],
-        ):
+        for r in self._by_subject(_REFERENCE_COLS, "references", keys):
             grouped[r[0]].setdefault(r[1], []).append(Snak(r[4], row_value(r, 5)))
         return {sid: tuple(Reference(h, tuple(snaks)) for h, snaks in refs.items()) for sid, refs in grouped.items()}
 
@@ -203,14 +223,15 @@ class KG:
         if not self.has_table("statements_by_object"):
             rows = self.sql(f"SELECT {_STATEMENT_COLS} FROM statements WHERE entity_id = ?", [object_id])
             return self._assemble(rows, sorted({r[1] for r in rows}), details)
-        keys = self.sql("SELECT subject, statement_id FROM statements_by_object WHERE entity_id = ?", [object_id])
+        keys = {(r[0], r[1]) for r in self.sql(
+            "SELECT subject, statement_order FROM statements_by_object WHERE entity_id = ?", [object_id])}
         if not keys:
             return []
         subjects = sorted({k[0] for k in keys})
-        ids = [k[1] for k in keys]
-        rows = self.sql(
-            f"SELECT {_STATEMENT_COLS} FROM statements WHERE subject IN (SELECT unnest(?)) "
-            "AND statement_id IN (SELECT unnest(?))", [subjects, ids])
+        rows = [r for chunk in _chunks(subjects) for r in self.sql(
+            f"SELECT {_STATEMENT_COLS}, statement_order FROM statements WHERE subject IN (SELECT unnest(?)) "
+            "AND statement_order IN (SELECT unnest(?))", [chunk, sorted({k[1] for k in keys if k[0] in chunk})])
+            if (r[1], r[-1]) in keys]
         return self._assemble(rows, subjects, details)
 
     def subjects_linking_to(self, object_id: str, limit: int = 64) -> list[tuple[str, str]] | None:
@@ -223,24 +244,31 @@ class KG:
         rows = self.sql(query, [object_id, limit + 1])
         return None if len(rows) > limit else [(r[0], r[1]) for r in rows]
 
+    def _by_subject(self, cols: str, table: str, keys, order: str = "reference_order, snak_order") -> list[tuple]:
+        """Rows of a per-statement table (qualifiers, references) for (subject, statement_id) keys, fetched
+        by sorted subject chunks (see IN_CHUNK), in statement_id then `order` order."""
+        by_subject: dict[str, set[str]] = defaultdict(set)
+        for subject, sid in keys:
+            by_subject[subject].add(sid)
+        rows: list[tuple] = []
+        for chunk in _chunks(sorted(by_subject)):
+            ids = sorted({sid for subject in chunk for sid in by_subject[subject]})
+            rows.extend(self.sql(
+                f"SELECT {cols} FROM {quote(table)} WHERE subject IN (SELECT unnest(?)) "
+                f"AND statement_id IN (SELECT unnest(?)) ORDER BY statement_id, {order}", [chunk, ids]))
+        return rows
+
     def _assemble(self, rows: list[tuple], subjects: list[str], details: bool) -> list[Statement]:
         if not rows:
             return []
         qualifiers: dict[str, list[Snak]] = defaultdict(list)
         references: dict[str, dict[str, list[Snak]]] = defaultdict(dict)
-        ids = [r[0] for r in rows]
+        keys = [(r[1], r[0]) for r in rows]
         # Qualifiers are always loaded: verdicts need point in time, start and end times.
-        for q in self.sql(
-            f"SELECT {_QUALIFIER_COLS} FROM qualifiers WHERE subject IN (SELECT unnest(?)) "
-            "AND statement_id IN (SELECT unnest(?)) ORDER BY statement_id, qualifier_order", [subjects, ids]
-        ):
+        for q in self._by_subject(_QUALIFIER_COLS, "qualifiers", keys, "qualifier_order"):
             qualifiers[q[0]].append(Snak(q[2], row_value(q, 3)))
         if details:
-            for r in self.sql(
-                f"SELECT {_REFERENCE_COLS} FROM \"references\" WHERE subject IN (SELECT unnest(?)) "
-                "AND statement_id IN (SELECT unnest(?)) ORDER BY statement_id, reference_order, snak_order",
-                [subjects, ids],
-            ):
+            for r in self._by_subject(_REFERENCE_COLS, "references", keys, "reference_order, snak_order"):
                 references[r[0]].setdefault(r[1], []).append(Snak(r[4], row_value(r, 5)))
         out = []
         for r in rows:

@@ -24,3 +24,33 @@ def normalise(text: str) -> str:
 def split_identifier(text: str) -> str:
     """'birthPlace' / 'birth_place' -> 'birth place' (GPToLODS turns URIs into text this way)."""
     return _SPACES.sub(" ", _CAMEL.sub(" ", text).replace("_", " ")).strip()
+
+
+# -- vectorised form for the index build ------------------------------------------------------------
+# ASCII labels (most English labels) are normalised with Arrow compute, exactly as normalise() does
+# for ASCII (NFKD and casefold are the identity / lower() there); the rest go through normalise().
+# RE2 has no look-around, so the detached possessive is a capture-group rewrite applied twice: one
+# pass can consume the word character a neighbouring match needs ("a 's 's"), the second catches it.
+_ASCII_POSSESSIVE = r"([A-Za-z0-9_])[ \t\n\r\x0b\x0c\x1c-\x1f]+('s\b)"
+
+
+def normalise_array(texts):
+    """normalise() over a pyarrow string array, without a Python call per ASCII string."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    texts = pa.array(texts, pa.string()) if not isinstance(texts, (pa.Array, pa.ChunkedArray)) else texts
+    if isinstance(texts, pa.ChunkedArray):
+        texts = texts.combine_chunks()
+    ascii_mask = pc.fill_null(pc.string_is_ascii(texts), True)
+    out = pc.ascii_lower(texts)
+    for _ in range(2):
+        out = pc.replace_substring_regex(out, _ASCII_POSSESSIVE, r"\1\2")
+    out = pc.replace_substring_regex(out, r"[.'`]", "")
+    out = pc.replace_substring_regex(out, r"[^A-Za-z0-9]+", " ")  # \W, then "_" -> " "
+    out = pc.utf8_trim(out, " ")
+    if pc.all(ascii_mask).as_py():
+        return out
+    rest = pc.invert(ascii_mask)
+    slow = pa.array([normalise(t) for t in pc.filter(texts, rest).to_pylist()], pa.string())
+    return pc.replace_with_mask(out, rest, slow)

@@ -79,6 +79,9 @@ class NamesakeKG:
         subjects, values = params
         return [(s, v) for s, v in [("Q350", "Q84")] if s in subjects and v in values]
 
+    def subject_rows(self, columns, subjects, where="", params=None):
+        return self.sql("", [sorted(subjects)] + list(params or []))
+
 
 def link(text, llm=None):
     return [(m.text, m.entity_id) for ms in find_mentions(NamesakeKG(), text, split_sentences(text), llm) for m in ms]

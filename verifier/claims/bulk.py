@@ -125,9 +125,10 @@ def check_claims(kg, claims: Iterable[Claim | dict], options: CheckOptions | Non
 
 
 def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, options: CheckOptions = CheckOptions(),
-             quiet: bool = False, resume: bool = True) -> BulkSummary:
+             quiet: bool = False, resume: bool = True, stream=None) -> BulkSummary:
     """Check every claim, writing one JSON object per line to `out` (a path enables resuming; a .csv or
-    .parquet path gets flat table rows, formats/writers.py)."""
+    .parquet path gets flat table rows, formats/writers.py).
+    `stream(items, skip)`: another check_stream (e.g. distributed.ray_check_stream), same order and output."""
     summary = BulkSummary()
     skip: set[str] = set()
     fh = None
@@ -141,9 +142,13 @@ def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, op
         fh = open(out, "ab" if resume else "wb")
         write = fh.write
     else:
-        stream = out or sys.stdout
-        write = (lambda b: stream.write(b.decode())) if not hasattr(stream, "buffer") else stream.buffer.write
-    checker = Checker(kg, options=options)
+        sink = out or sys.stdout
+        write = (lambda b: sink.write(b.decode())) if not hasattr(sink, "buffer") else sink.buffer.write
+    if stream is None:
+        checker = Checker(kg, options=options)
+
+        def stream(items, skip):
+            return check_stream(checker, items, skip)
     bar = None
     if not quiet and sys.stderr.isatty():
         from tqdm import tqdm
@@ -151,7 +156,7 @@ def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, op
         bar = tqdm(unit=" claims", desc="check", file=sys.stderr)
     started = time.monotonic()
     try:
-        for item in check_stream(checker, _count_skips(items, skip, summary), skip):
+        for item in stream(_count_skips(items, skip, summary), skip):
             if isinstance(item, BadClaim):
                 summary.bad_lines += 1
             else:

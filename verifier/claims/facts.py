@@ -111,10 +111,9 @@ class KGFacts(JudgeFacts):
             frontier = {f for f in frontier if f not in parents}
             if not frontier:
                 break
-            rows = self.kg.sql(
-                "SELECT subject, entity_id FROM statements WHERE subject IN (SELECT unnest(?)) "
-                "AND property IN (SELECT unnest(?)) AND entity_id IS NOT NULL AND rank <> 'deprecated'",
-                [sorted(frontier), list(HIERARCHY)])
+            rows = self.kg.subject_rows(
+                "subject, entity_id", frontier,
+                "property IN (SELECT unnest(?)) AND entity_id IS NOT NULL AND rank <> 'deprecated'", [list(HIERARCHY)])
             for f in frontier:
                 parents[f] = set()
             for subject, parent in rows:

@@ -229,9 +229,8 @@ def _context_links(kg, ids: set[str]) -> dict[str, set[str]]:
     links: dict[str, set[str]] = {}
     if len(ids) < 2:
         return links
-    for subject, value in kg.sql(
-            "SELECT subject, entity_id FROM statements WHERE subject IN (SELECT unnest(?)) "
-            "AND entity_id IN (SELECT unnest(?))", [sorted(ids), sorted(ids)]):
+    for subject, value in kg.subject_rows("subject, entity_id", ids, "entity_id IN (SELECT unnest(?))",
+                                          [sorted(ids)]):
         links.setdefault(subject, set()).add(value)
         links.setdefault(value, set()).add(subject)
     return links
