@@ -52,6 +52,15 @@ def handle_errors(fn):
         except domain_errors() as exc:
             click.echo(f"kgcheck: error: {exc}", err=True)
             sys.exit(1)
+        except OSError as exc:  # an output under a file ('--out afile/sub'), a full disk...: one line, no traceback
+            if isinstance(exc, NotADirectoryError):
+                message = f"{exc.filename}: part of this path is a file, not a directory"
+            elif isinstance(exc, FileExistsError):
+                message = f"{exc.filename} exists and is not a directory"
+            else:
+                message = f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc)
+            click.echo(f"kgcheck: error: {message}", err=True)
+            sys.exit(1)
 
     return wrapper
 
@@ -260,13 +269,14 @@ def _check_options(top_k, tolerance):
 @handle_errors
 def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quiet, as_json):
     """Verify structured claims (JSONL, CSV, TSV, N-Triples; - for stdin): one JSON result per claim."""
-    from kgcheck.verifier.claims.bulk import run_bulk
+    from kgcheck.verifier.claims.bulk import refuse_output_as_input, run_bulk
     from kgcheck.verifier.formats.readers import read_claims
 
+    refuse_output_as_input(claims_file, output)  # before reading a byte or touching the output
     items = read_claims(claims_file, fmt)
     with _open_kg(index_dir) as kg:
         summary = run_bulk(kg, items, output, _check_options(top_k, tolerance), quiet=quiet or not output,
-                           resume=not no_resume)
+                           resume=not no_resume, source=claims_file)
     if summary.checked == 0 and summary.bad_lines == 0 and summary.skipped_done == 0:
         raise click.ClickException(f"{claims_file} holds no claims")
     if as_json and output:
@@ -298,10 +308,17 @@ def eval_cmd(labelled_file, index_dir, tolerance, errors_out, as_json):
         click.echo(line)
 
 
+def _utf8(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise click.ClickException(f"{name} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})")
+
+
 @main.command()
 @click.argument("text", required=False)
 @index_option
-@click.option("--file", "file_", type=click.File("r", encoding="utf-8"), help="Read the text from a file (- = stdin).")
+@click.option("--file", "file_", type=click.File("rb"), help="Read the text from a file (- = stdin), UTF-8.")
 @click.option("--fix", is_flag=True, help="Rewrite refuted claims with the graph's values.")
 @click.option("--rounds", default=1, show_default=True, type=click.IntRange(1, 5), help="Retrofitting rounds.")
 @click.option("--enrich", is_flag=True, help="Add the most relevant graph facts (Factum, n = m = 5).")
@@ -317,9 +334,9 @@ def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model
     from kgcheck.verifier.text.verify import report_to_dict, verify_text
 
     if text == "-" or (text is None and file_ is None):
-        text = sys.stdin.read()
+        text = _utf8(sys.stdin.buffer.read(), "stdin")
     elif text is None:
-        text = file_.read()
+        text = _utf8(file_.read(), file_.name)
     if not text.strip():
         raise click.UsageError("give a text to verify (an argument, --file F, or - for stdin)")
     wanted = None
