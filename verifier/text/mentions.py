@@ -17,9 +17,11 @@ mentions: they only count when the graph links them to a mention of the same sen
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from kgcheck.index.text import normalise
+from kgcheck.verifier.control import checkpoint
 
 MAX_NGRAM = 12  # award and work titles run to 10+ words
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(“])")
@@ -151,12 +153,18 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
         chosen[si].append((s, e, span, cands))
     all_candidates = {c[0] for sent in chosen for *_, cands in sent for c in cands}
     linked = _context_links(kg, all_candidates)
+    # How many names (one candidate list per name: mentions of the same name share it) give each candidate:
+    # "the other names' candidates" of a mention is then every id but those only its name gives, without a
+    # pass over the whole text per mention (quadratic on long texts).
+    lists = {id(cands): cands for sent in chosen for *_, cands in sent}
+    named_by = Counter(i for cands in lists.values() for i in {c[0] for c in cands})
     out = []
     for si, sent in enumerate(chosen):
+        checkpoint()
         mentions = []
         for s, e, span, cands in sorted(sent):
-            others = {c[0] for sent2 in chosen for *_, cs in sent2 if cs is not cands for c in cs}
-            context = {c[0]: len(linked.get(c[0], set()) & others) for c in cands}
+            own_only = {c[0] for c in cands if named_by[c[0]] == 1}
+            context = {c[0]: len(linked.get(c[0], ())) - len(own_only & linked.get(c[0], set())) for c in cands}
             top = max(context.values())
             if len(cands) > 1 and sum(n == top for n in context.values()) > 1:
                 described = _description_similarity(kg, text[slice(*sentences[si])],
