@@ -347,7 +347,11 @@ def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model
     from kgcheck.verifier.llm.backends import optional_llm
 
     llm = optional_llm(use_llm, model, lambda note: click.echo(f"note: {note}", err=True))
-    with _open_kg(index_dir) as kg:
+    from kgcheck.verifier.control import Control, watching
+    from kgcheck.verifier.serve.console import LONG_TEXT_CHARS, ProgressBars
+
+    with _open_kg(index_dir) as kg, ProgressBars() as bars, \
+            watching(Control(on_progress=bars if len(text) >= LONG_TEXT_CHARS else None)):
         report = verify_text(kg, text, llm=llm, fix=fix, rounds=rounds, enrich=enrich, properties=wanted)
     if html_out:
         from kgcheck.verifier.serve.report import render_html
