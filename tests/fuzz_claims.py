@@ -16,6 +16,7 @@ import hashlib
 import os
 import re
 import tempfile
+from urllib.parse import quote
 
 import orjson
 from hypothesis import strategies as st
@@ -81,9 +82,9 @@ def _digest(path: str) -> str:
 def _claim_line_count(fmt: str, lines: list[str], path: str) -> int | None:
     """How many records the file must give: one per claim line (None: not countable without the reader,
     e.g. a JSONL file opening with '[', read as one JSON array)."""
-    keep = [line for line in lines if line.encode().strip() and not line.lstrip().startswith(("#", "```"))]
+    keep = [line for line in lines if line.strip(" \t\x0b\x0c") and not line.lstrip(" \t\x0b\x0c").startswith(("#", "```"))]
     if fmt == "jsonl":
-        return None if keep and keep[0].lstrip().startswith("[") else len(keep)
+        return None if keep and keep[0].lstrip(" \t\x0b\x0c").startswith("[") else len(keep)
     if fmt == "nt":
         return len([line for line in keep if not re.match(r"(?i)\s*@?(prefix|base)\s", line)])
     return None  # CSV: quoting and blank cells decide; the reader's items are counted instead
@@ -143,7 +144,7 @@ _BODIES = st.one_of(
 _TYPES = st.sampled_from(["application/json", "application/json; charset=utf-8", "text/plain", "",
                           "application/x-www-form-urlencoded", "multipart/form-data", "application/JSON"])
 _PATHS = st.one_of(st.sampled_from(["/verify", "/check", "/health", "/lookup", "/entity/Q42", "/", "/static/app.js"]),
-                   st.text(st.characters(whitelist_categories=("L", "N", "P")), max_size=20).map(lambda t: "/" + t))
+                   st.text(st.characters(whitelist_categories=("L", "N", "P")), max_size=20).map(lambda t: "/" + quote(t)))
 
 
 def _dumpable(value) -> bool:
@@ -170,12 +171,7 @@ def http_requests(draw) -> dict:
 
 
 def check_http(client, request: dict) -> None:
-    import httpx
-
-    try:
-        res = client.request(**request)
-    except httpx.InvalidURL:
-        return  # the client refuses to send it: nothing reached the server
+    res = client.request(**request)
     assert res.status_code != 500, (request, res.text)
     if res.headers.get("content-type", "").startswith("application/json"):
         data = res.json()

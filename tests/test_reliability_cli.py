@@ -110,3 +110,16 @@ def test_verify_file_with_invalid_utf8_is_one_line_error(mini_kg_dir, tmp_path):
     assert res.output.strip() == f"Error: {bad} is not UTF-8 text (byte 0xff at offset 8)"
     res = _run(["verify", "--no-llm", "-"], mini_kg_dir, input=b"\xc3(")
     assert res.exit_code == 1 and "stdin is not UTF-8 text" in res.output
+
+
+def test_long_texts_show_progress_on_stderr(mini_kg_dir, monkeypatch):
+    import kgcheck.verifier.serve.console as console
+
+    monkeypatch.setattr(console, "LONG_TEXT_CHARS", 100)  # the real threshold is 20,000 characters
+    text = "Douglas Adams was born in Cambridge in 1962. He died in Santa Barbara. " * 3
+    res = _run(["verify", text, "--no-llm", "--json"], mini_kg_dir)
+    assert res.exit_code == 0
+    assert "verify: sentences" in res.stderr and json.loads(res.stdout)["claims"]
+    monkeypatch.setattr(console, "LONG_TEXT_CHARS", 10_000)
+    res = _run(["verify", text, "--no-llm", "--json"], mini_kg_dir)
+    assert "verify:" not in res.stderr

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import os
 import threading
 import weakref
 from concurrent.futures import ThreadPoolExecutor
@@ -33,6 +34,7 @@ from kgcheck.verifier.serve import models
 
 STATIC = Path(__file__).with_name("static")
 CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'"
+LONG_TEXT_NICE = 10  # niceness of the thread that runs long texts
 CHECK_CHUNK = 50  # claims of a /check request checked between two deadline checkpoints
 ERRORS = {status: {"model": models.ErrorResponse} for status in (400, 404, 413, 415, 422, 504)}
 
@@ -99,6 +101,13 @@ async def _json_body(request: Request):
         return _error(400, f"the body is not valid JSON: {exc}")
 
 
+def _lower_priority() -> None:
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LONG_TEXT_NICE)
+    except (AttributeError, OSError):  # not Linux, or not allowed: the lane still runs one at a time
+        pass
+
+
 class _DeadlineLLM:
     """The server's LLM as one request sees it: every call is a checkpoint, so a request past its time cap
     makes no further calls and leaves the model to the next request."""
@@ -128,6 +137,9 @@ def create_app(index_dir: str, *, model: str | None = None, use_llm: bool = Fals
     llm_lock = threading.Lock()  # llama.cpp is not thread-safe
     checker_local = threading.local()
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kgcheck-serve")
+    # Long texts run on their own thread at a lower CPU priority (Linux nices threads one by one): they
+    # take what short requests leave, instead of half of it.
+    long_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgcheck-long", initializer=_lower_priority)
     lanes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # per event loop (tests run several)
     long_text = max(1, max_text_chars // 10)
 
@@ -160,7 +172,8 @@ def create_app(index_dir: str, *, model: str | None = None, use_llm: bool = Fals
             if lane is None:
                 return await asyncio.get_running_loop().run_in_executor(pool, contextvars.copy_context().run, call)
             async with lane:  # waiting for the lane counts against the time cap
-                return await asyncio.get_running_loop().run_in_executor(pool, contextvars.copy_context().run, call)
+                return await asyncio.get_running_loop().run_in_executor(long_pool, contextvars.copy_context().run,
+                                                                        call)
 
         try:
             return await asyncio.wait_for(go(), timeout=request_timeout_s)
