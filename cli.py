@@ -402,14 +402,16 @@ def faithfulness(reasoning, graph_file, threshold, as_json):
 @click.option("--llm/--no-llm", "use_llm", default=False, help="Use the GGUF model for claim extraction.")
 @click.option("--model", default=None, help="Path of a GGUF model (a server setting, never a request parameter).")
 @click.option("--timeout", default=30.0, show_default=True, type=click.FloatRange(1), help="Seconds per request.")
+@click.option("--max-text-chars", default=20_000, show_default=True, type=click.IntRange(1),
+              help="Longest /verify text, in characters (413 over it).")
 @handle_errors
-def serve(index_dir, host, port, use_llm, model, timeout):
+def serve(index_dir, host, port, use_llm, model, timeout, max_text_chars):
     """A local HTTP API (/verify, /check, /lookup, /entity/{id}, /health) and a web page at /."""
     import uvicorn
 
     from kgcheck.verifier.serve.server import create_app
 
-    app = create_app(index_dir, model=model, use_llm=use_llm, request_timeout_s=timeout)
+    app = create_app(index_dir, model=model, use_llm=use_llm, request_timeout_s=timeout, max_text_chars=max_text_chars)
     click.echo(f"kgcheck serving {index_dir} on http://{host}:{port}/", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 

@@ -73,8 +73,9 @@ def test_a_request_over_its_cap_stops_its_work_and_frees_the_llm(mini_kg_dir, mo
     calls = []
 
     def endless(kg, text, *, llm=None, **kw):
-        if "forever" not in text:
-            return real(kg, text, llm=llm, **kw)
+        if "forever" not in text:  # the next request: it only needs the model (the lock) to be free
+            llm.complete_json("s", "u", {}, 1)
+            return verifier_text.TextReport(text, (), (), None, {}, None)
         try:
             while True:  # a pipeline that never ends on its own, checking in between sentences
                 checkpoint()
@@ -84,20 +85,19 @@ def test_a_request_over_its_cap_stops_its_work_and_frees_the_llm(mini_kg_dir, mo
         finally:
             stopped.set()
 
-    real = verifier_text.verify_text
     monkeypatch.setattr(verifier_text, "verify_text", endless)
-    app = create_app(str(mini_kg_dir), embedder=FakeEmbedder(), use_llm=True, request_timeout_s=0.5)
+    app = create_app(str(mini_kg_dir), embedder=FakeEmbedder(), use_llm=True, request_timeout_s=1.0)
     client = TestClient(app)
     started = time.monotonic()
     res = client.post("/verify", json={"text": "forever " + DEMO})
-    assert res.status_code == 504 and "longer than 0.5 s" in res.json()["error"]
+    assert res.status_code == 504 and "longer than 1 s" in res.json()["error"]
     assert stopped.wait(2), "the abandoned work kept running"
     n = len(calls)
     time.sleep(0.1)
     assert len(calls) == n  # no LLM call after the cap
     res = client.post("/verify", json={"text": DEMO})
     assert res.status_code == 200, res.text  # the LLM lock was released
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 10
 
 
 def test_a_check_over_its_cap_stops_between_batches(mini_kg_dir, monkeypatch):
