@@ -167,3 +167,25 @@ def test_responses_keep_every_field(client):
 
 def _dir(client) -> str:
     return client.get("/health").json()["index"]["directory"]
+
+
+def test_domain_errors_are_not_500(mini_kg_dir, monkeypatch):
+    from kgcheck.index.manifest import IndexError_
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.errors import VerifierError
+
+    client = TestClient(create_app(str(mini_kg_dir), embedder=FakeEmbedder()), raise_server_exceptions=False)
+
+    def model_mismatch(self, *a, **k):
+        raise IndexError_("index was built with model 'x', not 'y'")
+
+    monkeypatch.setattr(KG, "search_entities", model_mismatch)
+    res = client.get("/lookup", params={"q": "Adams"})
+    assert res.status_code == 503 and res.json()["error"].startswith("index: index was built")
+
+    def refused(self, *a, **k):
+        raise VerifierError("no such thing")
+
+    monkeypatch.setattr(KG, "entity", refused)
+    res = client.get("/entity/Q42")
+    assert res.status_code == 422 and res.json() == {"error": "no such thing"}

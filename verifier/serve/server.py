@@ -36,7 +36,7 @@ STATIC = Path(__file__).with_name("static")
 CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'"
 LONG_TEXT_NICE = 10  # niceness of the thread that runs long texts
 CHECK_CHUNK = 50  # claims of a /check request checked between two deadline checkpoints
-ERRORS = {status: {"model": models.ErrorResponse} for status in (400, 404, 413, 415, 422, 504)}
+ERRORS = {status: {"model": models.ErrorResponse} for status in (400, 404, 413, 415, 422, 503, 504)}
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -82,6 +82,16 @@ def _json_errors(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
         return _error(422, _messages(exc.errors()))
+
+    @app.exception_handler(VerifierError)
+    async def domain_error(request: Request, exc: VerifierError):  # a request the verifier cannot take
+        return _error(422, str(exc))
+
+    from kgcheck.index.manifest import IndexError_
+
+    @app.exception_handler(IndexError_)
+    async def index_error(request: Request, exc: IndexError_):  # the server's index, not the request
+        return _error(503, f"index: {exc}")
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception):
