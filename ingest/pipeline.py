@@ -24,7 +24,7 @@ import orjson
 from . import __version__
 from .convert import ROW_BUDGET, ChunkStats, PartWriter, convert_chunk, native_available
 from .dump import Chunk, DumpError, DumpReader, check_source, sniff_compression
-from .writer import (_pid_alive, ERRORS, MANIFEST, MANIFEST_KIND, SCHEMA_VERSION, IngestError, assemble_tables,
+from .writer import (pid_alive, ERRORS, MANIFEST, MANIFEST_KIND, SCHEMA_VERSION, IngestError, assemble_tables,
                      check_replaceable, merge_error_files, publish, staging_dir, write_json)
 
 __all__ = ["IngestError", "IngestOptions", "ingest"]
@@ -58,7 +58,7 @@ def _die_with_parent() -> None:
 def _worker_main(tasks, results, parts_dir: str, worker: int, n_workers: int, languages: tuple[str, ...],
                  parent: int, native: bool) -> None:
     _die_with_parent()
-    if not _pid_alive(parent):
+    if not pid_alive(parent):
         return
     # Ctrl-C is the parent's to handle: it stops the workers and removes the build.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -72,7 +72,7 @@ def _worker_main(tasks, results, parts_dir: str, worker: int, n_workers: int, la
                 try:
                     chunk = tasks.get(timeout=1.0)
                 except queue.Empty:
-                    if not _pid_alive(parent):  # the parent was killed: stop, don't linger as an orphan
+                    if not pid_alive(parent):  # the parent was killed: stop, don't linger as an orphan
                         results.cancel_join_thread()
                         return
                     continue

@@ -97,11 +97,11 @@ def remove_stale_builds(out_dir: str) -> None:
             pid = int(path.rsplit(".building-", 1)[1].split("-")[0])
         except ValueError:
             continue
-        if not _pid_alive(pid):
+        if not pid_alive(pid):
             shutil.rmtree(path, ignore_errors=True)
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
     """Is that process still there? (Used by workers: from a forkserver, getppid() is not the parent.)"""
     if pid == os.getpid():
         return True

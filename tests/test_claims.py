@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kgcheck.verifier.formats.readers import _fast_claim, parse_claim_dict, read_claims, wikidata_id
+from kgcheck.verifier.formats.base import make_claim
+from kgcheck.verifier.formats.readers import parse_claim_dict, read_claims, wikidata_id
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.model import BadClaim, Claim
 
@@ -182,7 +183,7 @@ def test_byte_order_mark_is_ignored(tmp_path):
 
 def test_fast_claim_equals_the_dataclass():
     values = ("c1", "Douglas Adams", "birth place", "Cambridge", "Q42", "P19", "Q350", (("a", "b"),), "entity", 3)
-    fast, normal = _fast_claim(*values), Claim(*values)
+    fast, normal = make_claim(*values), Claim(*values)
     assert fast == normal and hash(fast) == hash(normal) and repr(fast) == repr(normal)
     with pytest.raises(AttributeError):
         fast.subject = "x"  # still frozen

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -162,10 +163,17 @@ def test_the_layering_check_sees_an_upward_import(tmp_path):
 @pytest.mark.slow
 def test_wheel_installs_only_the_kgcheck_name(tmp_path):
     """Build the wheel, install it with no dependencies into a fresh venv, list its top-level names."""
+    # Build from a copy of the tracked files: a build in the checkout writes kgcheck.egg-info and build/
+    # there, and a stale egg-info beside the tests would shadow the installed metadata (entry points).
+    source = tmp_path / "src"
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, check=True, capture_output=True).stdout
+    for name in filter(None, files.decode().split("\0")):
+        if (REPO / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, source / name)
     wheel_dir = tmp_path / "wheel"
-    env = dict(os.environ, KGCHECK_SKIP_NATIVE="1")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
-                    str(wheel_dir), str(REPO)], check=True, env=env)
+                    str(wheel_dir), str(source)], check=True)
     wheel = next(wheel_dir.glob("kgcheck-*.whl"))
     tops = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
     assert {t for t in tops if not t.endswith((".dist-info", ".data"))} == {"kgcheck"}

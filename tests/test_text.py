@@ -179,7 +179,7 @@ def test_faithfulness_cli(tmp_path, monkeypatch):
     from kgcheck.cli import main
     from kgcheck.index.embed import FakeEmbedder
 
-    monkeypatch.setattr(index_embed, "get_embedder", lambda: FakeEmbedder())
+    monkeypatch.setattr(index_embed, "get_embedder", lambda name=None: FakeEmbedder())
     graph = tmp_path / "g.tsv"
     graph.write_text("Paris\tcapital of\tFrance\nFrance\tmember of\tEuropean Union\n")
     cot = tmp_path / "cot.txt"

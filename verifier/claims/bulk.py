@@ -1,4 +1,5 @@
-"""Bulk checking of claim files: batches, progress, resumable JSONL output, a summary.
+"""Bulk checking: `check_claims` for Python callers; claim files in batches, with progress, resumable
+JSONL output and a summary.
 
 Memory stays bounded for files of millions of claims: claims are read lazily and
 checked batch by batch; only the ids already written (for resuming) are kept.
@@ -9,15 +10,16 @@ import os
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, TextIO
 
 import orjson
 
 from kgcheck.verifier.claims.check import Checker, CheckOptions
 from kgcheck.verifier.errors import VerifierError
-from kgcheck.verifier.model import VERDICTS, BadClaim, Claim, Verdict
+from kgcheck.verifier.formats.readers import parse_claim_dict
 from kgcheck.verifier.formats.serialize import bad_claim_to_dict, verdict_to_dict
+from kgcheck.verifier.model import VERDICTS, BadClaim, Claim, Verdict
 
 BATCH = 2000
 
@@ -106,6 +108,37 @@ def check_stream(checker: Checker, items: Iterable[Claim | BadClaim], skip: set[
             if item.id in skip:  # already in the output: a verdict or a bad-line record (ids are stable per file)
                 continue
             yield item if isinstance(item, BadClaim) else next(verdicts)
+
+
+def check_claims(kg, claims: Iterable[Claim | dict], options: CheckOptions | None = None) -> list[Verdict]:
+    """Check structured claims against an open `KG`; one `Verdict` per claim, in the order given.
+
+    A claim is a `Claim` or a dict as a claims file line holds it: ``{"subject": "Douglas Adams",
+    "predicate": "date of birth", "object": "1952"}`` (also s/p/o, ids such as ``subject_id: "Q42"``,
+    ``qualifiers`` and ``kind``: see `kgcheck.verifier.formats.readers.parse_claim_dict`); a dict without
+    an ``id`` is named ``line-<n>`` by its position (from 1). `verdict.verdict` is SUPPORTED, REFUTED or
+    NOT_ENOUGH_INFO, with a confidence, a reason and graph evidence.
+
+    Raises VerifierError, before checking anything, for an item that is not a claim (saying which one).
+    Claims are checked in batches (a handful of queries a batch, not a query a claim), so pass many at once.
+    """
+    parsed: list[Claim] = []
+    for n, item in enumerate(claims, 1):
+        if isinstance(item, Claim):
+            parsed.append(item)
+        elif isinstance(item, dict):
+            try:
+                parsed.append(parse_claim_dict(item, n))
+            except VerifierError as exc:
+                raise VerifierError(f"claim {n}: {exc}") from None
+        else:
+            raise VerifierError(f"claim {n}: expected a Claim or a dict, got {type(item).__name__}")
+    checker = Checker(kg, options=options or CheckOptions())
+    if len({c.id for c in parsed}) == len(parsed):
+        return list(check_stream(checker, parsed))
+    # The checker keys its work by claim id: repeated ids are checked under stand-in ids, then given back.
+    stand_ins = [replace(c, id=f"#{n}") for n, c in enumerate(parsed)]
+    return [replace(v, claim=c) for v, c in zip(check_stream(checker, stand_ins), parsed)]
 
 
 def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, options: CheckOptions = CheckOptions(),

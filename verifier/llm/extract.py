@@ -41,8 +41,15 @@ class RawTriple:
 
 # ---------------------------------------------------------------- text helpers
 
-def normalise(text: str) -> str:
-    """Casefolded words separated by single spaces; punctuation dropped."""
+def surface_words(text: str) -> str:
+    """Casefolded words separated by single spaces; punctuation dropped.
+
+    Not `kgcheck.index.text.normalise` (the one key of labels and queries against the index): this one
+    only compares a model's spans with the text they were read from, so it keeps diacritics ("Müller" is
+    not "Muller") and splits at apostrophes and dots where the index key joins ("F.C." is "f c", not
+    "fc"). It is never compared with index keys; kept as it is so the LLM extractor's output (and
+    bench/llm_probe.py's figures) do not change.
+    """
     text = unicodedata.normalize("NFKC", text).casefold()
     return " ".join(re.sub(r"[\W_]+", " ", text).split())
 
@@ -54,7 +61,7 @@ def _contains_phrase(haystack_normalised: str, needle_normalised: str) -> bool:
 
 def grounded(span: str, text: str) -> bool:
     """True when `span` (or >= 60% of its content words) occurs in `text`."""
-    span_norm, text_norm = normalise(span), normalise(text)
+    span_norm, text_norm = surface_words(span), surface_words(text)
     if not span_norm:
         return False
     if _contains_phrase(text_norm, span_norm):
@@ -68,10 +75,10 @@ def grounded(span: str, text: str) -> bool:
 
 def keeps_values(new_text: str, required_spans: Iterable[str]) -> bool:
     """True when every required span still occurs (normalised) in `new_text`."""
-    new_norm = normalise(new_text)
+    new_norm = surface_words(new_text)
     if not new_norm:
         return False
-    return all(_contains_phrase(new_norm, normalise(span)) for span in required_spans)
+    return all(_contains_phrase(new_norm, surface_words(span)) for span in required_spans)
 
 
 # ---------------------------------------------------------------- extraction
@@ -101,7 +108,7 @@ def candidate_spans(text: str, max_words: int = MAX_SPAN_WORDS) -> list[str]:
             if (not span or len(span) > MAX_PART_CHARS or '"' in span or "\\" in span
                     or re.search(r"[,;()\[\]]", span)):
                 continue
-            tokens = normalise(span).split()
+            tokens = surface_words(span).split()
             if (not tokens or tokens[-1] in _STOPWORDS or tokens[0] in _PRONOUNS
                     or (tokens[0] in _STOPWORDS and not span[0].isupper())):
                 continue
@@ -190,7 +197,7 @@ def _to_triple(item: object) -> RawTriple | None:
     if not isinstance(item, dict):
         return None
     subject, predicate, obj = (_clean(item.get(key)) for key in ("subject", "predicate", "object"))
-    if not (subject and predicate and obj) or normalise(subject) == normalise(obj):
+    if not (subject and predicate and obj) or surface_words(subject) == surface_words(obj):
         return None
     qualifiers = []
     for qualifier in item.get("qualifiers") or ():
@@ -202,8 +209,8 @@ def _to_triple(item: object) -> RawTriple | None:
 
 
 def _triple_key(triple: RawTriple) -> tuple:
-    return (normalise(triple.subject), normalise(triple.predicate), normalise(triple.object),
-            tuple((normalise(p), normalise(o)) for p, o in triple.qualifiers))
+    return (surface_words(triple.subject), surface_words(triple.predicate), surface_words(triple.object),
+            tuple((surface_words(p), surface_words(o)) for p, o in triple.qualifiers))
 
 
 def _flatten(answer: object) -> list:

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 
 from kgcheck.verifier.values.dates import compare_dates, DateMatch
-from kgcheck.verifier.text.mentions import Mention, find_mentions, fused_values, split_sentences, _words
+from kgcheck.verifier.text.mentions import Mention, find_mentions, fused_values, split_sentences, word_spans
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.referents import EarlierMentions, descriptions, earlier_referent, implied_subject
@@ -226,7 +226,7 @@ def _lifespan(sentence: str, after: int, dates) -> list[tuple[str, int, int]]:
 
 def _topic(text: str, sentence: tuple[int, int], weak: list) -> tuple[int, int, list[str]] | None:
     """A lower-case name the sentence opens on ("The red knot (Calidris canutus) is ..."): a possible subject."""
-    words = _words(text, *sentence)
+    words = word_spans(text, *sentence)
     first = 1 if words and text[words[0][0]:words[0][1]].lower() in ("the", "a", "an") else 0
     if len(words) <= first:
         return None

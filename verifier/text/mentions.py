@@ -57,12 +57,13 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e in spans if text[s:e].strip()]
 
 
-def _words(text: str, start: int, end: int) -> list[tuple[int, int]]:
+def word_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """(start, end) of each word of text[start:end], as offsets into `text`."""
     return [(m.start() + start, m.end() + start) for m in _WORD.finditer(text[start:end])]
 
 
 def _ngrams(text: str, start: int, end: int):
-    words = _words(text, start, end)
+    words = word_spans(text, start, end)
     for i in range(len(words)):
         for n in range(min(MAX_NGRAM, len(words) - i), 0, -1):
             s, e = words[i][0], words[i + n - 1][1]
@@ -129,7 +130,7 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
     grams = [(si, s, e, span, normalise(span)) for si, (a, b) in enumerate(sentences)
              for s, e, span in _ngrams(text, a, b)
              if normalise(span) not in STOP and len(span) > 1 and not span.replace(".", "").replace(",", "").isdigit()]
-    words = [_words(text, a, b) for a, b in sentences]
+    words = [word_spans(text, a, b) for a, b in sentences]
     grams += [(si, s, e, text[s:e], key) for si, ws in enumerate(words) for s, e, key in _short_names(text, ws)]
     grams += [(si, s, e, text[s:e], key) for si, (a, b) in enumerate(sentences) for s, e, key in _nicknamed(text, a, b)]
     norms = sorted({g[4] for g in grams})
@@ -248,7 +249,7 @@ def fused_values(text: str, start: int, end: int, statements, facts, max_glue: i
     """(start, end, property, value) where a value of `statements` is named with words of its property
     inside ("James Bay drainage basin" for the drainage basin "James Bay Basin"): no gazetteer match,
     since the name is not contiguous. The extra words must belong to the property's names."""
-    words = _words(text, start, end)
+    words = word_spans(text, start, end)
     norms = [normalise(text[s:e]) for s, e in words]
     for st in statements:
         label = facts.label(st.value.entity_id) if st.value.entity_id else None

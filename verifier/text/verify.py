@@ -164,7 +164,7 @@ def related_facts(kg, checker: Checker, text: str, subject_ids: list[str], n: in
     """Factum: the top-n properties of the linked entities by similarity to the text, then the top-m facts."""
     from kgcheck.index.render import plain_value
 
-    from kgcheck.verifier.claims.judge import _LabelView
+    from kgcheck.verifier.claims.judge import LabelView
 
     statements = kg.statements_for(subject_ids)
     facts = checker.facts
@@ -176,7 +176,7 @@ def related_facts(kg, checker: Checker, text: str, subject_ids: list[str], n: in
             scored.append((facts.predicate_similarity(text, st.property), st))
     top_props = list(dict.fromkeys(st.property for _, st in sorted(scored, key=lambda t: -t[0])))[:n]
     chosen = [t for t in sorted(scored, key=lambda t: -t[0]) if t[1].property in top_props][:m]
-    labels = _LabelView(facts)
+    labels = LabelView(facts)
     return [{"subject": st.subject, "subject_label": facts.label(st.subject), "property": st.property,
              "property_label": facts.label(st.property), "value": plain_value(st.value, labels),
              "statement_id": st.statement_id, "score": round(score, 4),
@@ -188,7 +188,12 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
                 checker: Checker | None = None, properties=None) -> TextReport:
     """Extract claims from `text`, judge each against the graph, score, and optionally fix and enrich.
 
-    `properties` (property ids) limits the claims to those properties, e.g. an ontology's relations.
+    `kg` is an open `KG`. Claims are found graph-first (mentions linked to the index, then the graph's own
+    facts about them); `llm` (an `LLM`, e.g. `kgcheck.verifier.llm.backends.load_llm()`) adds claims a
+    model reads. `fix` rewrites refuted claims with the graph's values (`rounds` times); `enrich` adds
+    the most relevant graph facts. `properties` (property ids) limits the claims to those properties,
+    e.g. an ontology's relations. Returns a `TextReport` (claims with verdicts and evidence, a score;
+    `report_to_dict` gives its JSON form).
     """
     checker = checker or Checker(kg)
     sentences, kg_claims = extract_claims(kg, checker.facts, text, llm, properties)

@@ -201,7 +201,8 @@ def _bare_year_ok(text: str, m: re.Match) -> bool:
 
 
 @lru_cache(maxsize=16384)
-def _find_dates(text: str) -> tuple[tuple[int, int, WrittenDate], ...]:
+def find_dates_cached(text: str) -> tuple[tuple[int, int, WrittenDate], ...]:
+    """`find_dates` as an immutable, cached tuple (quantities ask again for the same sentence)."""
     hints = _hints(text)
     if not _DIGIT.search(text) and not hints["century"] and not hints["millennium"]:
         return ()
@@ -222,7 +223,7 @@ def _find_dates(text: str) -> tuple[tuple[int, int, WrittenDate], ...]:
 
 def find_dates(text: str) -> list[tuple[int, int, WrittenDate]]:
     """(start, end, date) of every date written inside a sentence, left to right."""
-    return list(_find_dates(text)) if isinstance(text, str) else []
+    return list(find_dates_cached(text)) if isinstance(text, str) else []
 
 
 @lru_cache(maxsize=65536)

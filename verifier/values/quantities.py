@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 
-from kgcheck.verifier.values.dates import _find_dates
+from kgcheck.verifier.values.dates import find_dates_cached
 from kgcheck.verifier.values.units import convert, scale_between, unit_at, unit_for_text
 
 _DIGIT = re.compile(r"\d")
@@ -134,7 +134,7 @@ def parse_quantity(text: str) -> WrittenQuantity | None:
 
 @lru_cache(maxsize=16384)
 def _find_quantities(text: str) -> tuple[tuple[int, int, WrittenQuantity], ...]:
-    dates = _find_dates(text)
+    dates = find_dates_cached(text)
     found = []
     for m in _QUANTITY_IN_TEXT.finditer(text):
         head = _quantity(m)
