@@ -40,7 +40,8 @@ def scaling(index: str, sizes: list[int]) -> None:
     texts = list(dict.fromkeys(json.loads(line)["text"] for line in
                                open(need_shared(SHARED / "bench" / "text-factcheck-dev.jsonl"), encoding="utf-8")))
     kg = KG.open(index)
-    verify_text(kg, make_text(texts, 1000), checker=Checker(kg))  # loads the model
+    verify_text(kg, make_text(texts, 1000), checker=Checker(kg))
+    kg.searcher().query_vector("warm-up")  # loads the model even when no sentence above needed it
     print(f"index {index}; texts from {len(texts)} distinct dev texts; no LLM", flush=True)
     first = None
     for size in sizes:

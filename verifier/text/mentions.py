@@ -127,12 +127,19 @@ def _nicknamed(text: str, start: int, end: int):
 def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
                   weak: dict | None = None) -> list[list[Mention]]:
     """Mentions per sentence; with `weak` (a dict), also fills weak[sentence] = [(start, end, candidate ids)]."""
-    grams = [(si, s, e, span, normalise(span)) for si, (a, b) in enumerate(sentences)
-             for s, e, span in _ngrams(text, a, b)
-             if normalise(span) not in STOP and len(span) > 1 and not span.replace(".", "").replace(",", "").isdigit()]
+    # (sentence, start, end, span, key, key is not the span's own normalised form). Each span is normalised
+    # once: normalise's LRU cache cannot hold a long text's n-grams, so a second call costs a full recompute.
+    grams = []
+    for si, (a, b) in enumerate(sentences):
+        for s, e, span in _ngrams(text, a, b):
+            norm = normalise(span)
+            if norm not in STOP and len(span) > 1 and not span.replace(".", "").replace(",", "").isdigit():
+                grams.append((si, s, e, span, norm, False))
     words = [word_spans(text, a, b) for a, b in sentences]
-    grams += [(si, s, e, text[s:e], key) for si, ws in enumerate(words) for s, e, key in _short_names(text, ws)]
-    grams += [(si, s, e, text[s:e], key) for si, (a, b) in enumerate(sentences) for s, e, key in _nicknamed(text, a, b)]
+    grams += [(si, s, e, text[s:e], key, key != normalise(text[s:e])) for si, ws in enumerate(words)
+              for s, e, key in _short_names(text, ws)]
+    grams += [(si, s, e, text[s:e], key, key != normalise(text[s:e])) for si, (a, b) in enumerate(sentences)
+              for s, e, key in _nicknamed(text, a, b)]
     norms = sorted({g[4] for g in grams})
     by_norm: dict[str, list[tuple[str, int, int]]] = {}
     for norm, eid, sitelinks, statements in kg.lookup_in(
@@ -141,7 +148,7 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
         if all(c[0] != eid for c in by_norm.get(norm, ())):  # a label that is also an alias: one candidate
             by_norm.setdefault(norm, []).append((eid, sitelinks or 0, statements or 0))
     chosen: list[list[tuple]] = [[] for _ in sentences]
-    for si, s, e, span, key in sorted(grams, key=lambda g: (-(g[2] - g[1]), g[1], g[4] != normalise(g[3]))):
+    for si, s, e, span, key, _ in sorted(grams, key=lambda g: (-(g[2] - g[1]), g[1], g[5])):
         cands = by_norm.get(key)
         if not cands:
             continue
