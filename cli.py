@@ -53,6 +53,15 @@ def handle_errors(fn):
         except domain_errors() as exc:
             click.echo(f"kgcheck: error: {exc}", err=True)
             sys.exit(1)
+        except OSError as exc:  # an output under a file ('--out afile/sub'), a full disk...: one line, no traceback
+            if isinstance(exc, NotADirectoryError):
+                message = f"{exc.filename}: part of this path is a file, not a directory"
+            elif isinstance(exc, FileExistsError):
+                message = f"{exc.filename} exists and is not a directory"
+            else:
+                message = f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc)
+            click.echo(f"kgcheck: error: {message}", err=True)
+            sys.exit(1)
 
     return wrapper
 
@@ -358,9 +367,10 @@ closed_world_option = click.option(
 @handle_errors
 def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quiet, ray_address, closed_world, as_json):
     """Verify structured claims (JSONL, CSV, TSV, N-Triples; - for stdin): one JSON result per claim."""
-    from kgcheck.verifier.claims.bulk import run_bulk
+    from kgcheck.verifier.claims.bulk import refuse_output_as_input, run_bulk
     from kgcheck.verifier.formats.readers import read_claims
 
+    refuse_output_as_input(claims_file, output)  # before reading a byte or touching the output
     items = read_claims(claims_file, fmt)
     with _open_kg(index_dir) as kg:
         stream = None
@@ -372,7 +382,7 @@ def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quie
             stream = partial(ray_check_stream, kg.directory, options=_check_options(top_k, tolerance, closed_world),
                              address=ray_address)
         summary = run_bulk(kg, items, output, _check_options(top_k, tolerance, closed_world), quiet=quiet or not output,
-                           resume=not no_resume, stream=stream)
+                           resume=not no_resume, stream=stream, source=claims_file)
     if summary.checked == 0 and summary.bad_lines == 0 and summary.skipped_done == 0:
         raise click.ClickException(f"{claims_file} holds no claims")
     if as_json and output:
@@ -414,10 +424,17 @@ def eval_cmd(labelled_file, index_dir, tolerance, errors_out, html_out, closed_w
         click.echo(line)
 
 
+def _utf8(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise click.ClickException(f"{name} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})")
+
+
 @main.command()
 @click.argument("text", required=False)
 @index_option
-@click.option("--file", "file_", type=click.File("r", encoding="utf-8"), help="Read the text from a file (- = stdin).")
+@click.option("--file", "file_", type=click.File("rb"), help="Read the text from a file (- = stdin), UTF-8.")
 @click.option("--fix", is_flag=True, help="Rewrite refuted claims with the graph's values.")
 @click.option("--rounds", default=1, show_default=True, type=click.IntRange(1, 5), help="Retrofitting rounds.")
 @click.option("--enrich", is_flag=True, help="Add the most relevant graph facts (Factum, n = m = 5).")
@@ -439,9 +456,9 @@ def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model
     from kgcheck.verifier.text.verify import report_to_dict, verify_text
 
     if text == "-" or (text is None and file_ is None):
-        text = sys.stdin.read()
+        text = _utf8(sys.stdin.buffer.read(), "stdin")
     elif text is None:
-        text = file_.read()
+        text = _utf8(file_.read(), file_.name)
     if not text.strip():
         raise click.UsageError("give a text to verify (an argument, --file F, or - for stdin)")
     wanted = None
@@ -452,7 +469,11 @@ def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model
     from kgcheck.verifier.llm.backends import optional_llm
 
     llm = optional_llm(use_llm, model, lambda note: click.echo(f"note: {note}", err=True), llm_backend, llm_url)
-    with _open_kg(index_dir) as kg:
+    from kgcheck.verifier.control import Control, watching
+    from kgcheck.verifier.serve.console import LONG_TEXT_CHARS, ProgressBars
+
+    with _open_kg(index_dir) as kg, ProgressBars() as bars, \
+            watching(Control(on_progress=bars if len(text) >= LONG_TEXT_CHARS else None)):
         from kgcheck.verifier.claims.check import Checker
 
         checker = Checker(kg, options=_check_options(3, 0.01, closed_world))
@@ -508,15 +529,18 @@ def faithfulness(reasoning, graph_file, threshold, as_json):
 @click.option("--llm/--no-llm", "use_llm", default=False, help="Use the GGUF model for claim extraction.")
 @click.option("--model", default=None, help="Path of a GGUF model (a server setting, never a request parameter).")
 @click.option("--timeout", default=30.0, show_default=True, type=click.FloatRange(1), help="Seconds per request.")
+@click.option("--max-text-chars", default=20_000, show_default=True, type=click.IntRange(1),
+              help="Longest /verify text, in characters (413 over it).")
 @embedder_option
 @handle_errors
-def serve(index_dir, host, port, use_llm, model, timeout):
+def serve(index_dir, host, port, use_llm, model, timeout, max_text_chars):
     """A local HTTP API (/verify, /check, /lookup, /entity/{id}, /health) and a web page at /."""
     import uvicorn
 
     from kgcheck.verifier.serve.server import create_app
 
-    app = create_app(index_dir, model=model, use_llm=use_llm, request_timeout_s=timeout, embedder=_embedder())
+    app = create_app(index_dir, model=model, use_llm=use_llm, request_timeout_s=timeout, embedder=_embedder(),
+                     max_text_chars=max_text_chars)
     click.echo(f"kgcheck serving {index_dir} on http://{host}:{port}/", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+SHARED = Path(os.environ.get("KGCHECK_SHARED") or ROOT.parent / "shared")  # a worktree elsewhere sets it
 sys.path.insert(0, str(ROOT))
 
 

@@ -2,6 +2,10 @@
 for the KG-first extractor, the LLM extractor (default GGUF) and both merged; per-sentence latency.
 
     python bench/text.py [--index /tmp/kg-text2kg] [--limit 400] [--offset 0] [--no-llm] [--no-ontology]
+    python bench/text.py --scaling [--index /work/indexes/dense-dev] [--sizes 10000,100000,1000000]
+
+`--scaling` (bench_text_scaling.py): how `verify` time grows with the text's length (issue 17: 1 MB in at
+most 100x the time of 10 KB), texts made of the real sentences of text-factcheck-dev.jsonl.
 
 The Text2KGBench task: a sentence and its ontology's relations in, triples out. So by default each
 sentence is verified with `properties=` its ontology's relation ids (`--no-ontology`: every property).
@@ -80,7 +84,14 @@ def main() -> None:
     ap.add_argument("--offset", type=int, default=0, help="start at this line of each ontology's file")
     ap.add_argument("--no-llm", action="store_true")
     ap.add_argument("--no-ontology", action="store_true", help="do not limit claims to the ontology's relations")
+    ap.add_argument("--scaling", action="store_true", help="time 10 KB, 100 KB, 1 MB texts (no LLM)")
+    ap.add_argument("--sizes", default="10000,100000,1000000", help="with --scaling: text sizes in characters")
     args = ap.parse_args()
+    if args.scaling:
+        from bench_text_scaling import scaling
+
+        return scaling(args.index if args.index != "/tmp/kg-text2kg" else "/work/indexes/dense-dev",
+                       [int(n) for n in args.sizes.split(",")])
     ensure_index(need_shared(SHARED / "data" / "wikidata-text2kg.json.bz2"), args.index)
 
     from kgcheck.index.store import KG

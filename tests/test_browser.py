@@ -72,3 +72,20 @@ def test_verify_page_highlights_verdicts(server):
             assert outside == []  # nothing fetched from anywhere but the local server
         finally:
             browser.close()
+
+
+def test_highlight_after_an_emoji_is_the_claimed_span(server):
+    """The API counts code points, JavaScript UTF-16 units: an emoji before a claim must not shift it."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        try:
+            page = browser.new_page()
+            page.goto(server)
+            page.fill("#text", "🙂🙂 Douglas Adams was born in Cambridge in 1962.")
+            page.click("#verify")
+            page.wait_for_selector(".claim.refuted", timeout=20_000)
+            assert page.locator(".claim.refuted").inner_text() == "1962"
+            assert page.locator(".claim.supported").first.inner_text() == "Cambridge"
+        finally:
+            browser.close()

@@ -22,6 +22,7 @@ ALLOWED = {
     "kgcheck.index": {"kgcheck.ingest"},
     "kgcheck.verifier.model": set(),
     "kgcheck.verifier.errors": set(),
+    "kgcheck.verifier.control": {"kgcheck.verifier.errors"},  # deadlines and progress, checked by pipelines
     "kgcheck.verifier.values": {"kgcheck.index"},
     "kgcheck.verifier.formats": {"kgcheck.index", "kgcheck.verifier.model", "kgcheck.verifier.errors",
                                  "kgcheck.verifier.values"},
@@ -30,7 +31,7 @@ ALLOWED = {
     "kgcheck.verifier.llm": {"kgcheck.index", "kgcheck.verifier.model", "kgcheck.verifier.errors"},
     "kgcheck.verifier.text": {"kgcheck.index", "kgcheck.verifier.model", "kgcheck.verifier.errors",
                               "kgcheck.verifier.values", "kgcheck.verifier.formats", "kgcheck.verifier.claims",
-                              "kgcheck.verifier.llm"},
+                              "kgcheck.verifier.llm", "kgcheck.verifier.control"},
     "kgcheck.verifier.faithfulness": {"kgcheck.index", "kgcheck.verifier.errors"},
     "kgcheck.verifier.serve": {"kgcheck.index", "kgcheck.verifier"},
     "kgcheck.cli": {"kgcheck"},

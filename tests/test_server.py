@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from kgcheck.index.embed import FakeEmbedder  # noqa: E402
 from kgcheck.verifier.serve.server import create_app  # noqa: E402
 
+JSON = {"content-type": "application/json"}
 DEMO = "Douglas Adams was born in Cambridge in 1962. He died in Santa Barbara."
 
 
@@ -44,7 +45,7 @@ def test_verify(client):
     assert data["claims"][1]["corrections"] == ["11 March 1952"]
     assert data["fixed_text"] == DEMO.replace("1962", "1952") and data["factuality_degree"] is not None
     assert client.post("/verify", json={"nope": 1}).status_code == 422
-    assert client.post("/verify", content=b"{not json").status_code == 422
+    assert client.post("/verify", content=b"{not json", headers=JSON).status_code == 400
 
 
 def test_check_with_per_item_errors_and_cap(client):
@@ -110,6 +111,6 @@ def test_framework_errors_and_crashes_are_json(mini_kg_dir, client, monkeypatch)
 
 def test_chunked_body_over_the_cap_is_413(client):
     chunks = (b"x" * 10_000 for _ in range(20))  # no Content-Length: the streamed body is counted
-    res = client.post("/verify", content=chunks)
+    res = client.post("/verify", content=chunks, headers=JSON)
     assert res.request.headers.get("content-length") is None
     assert res.status_code == 413 and "error" in res.json()

@@ -43,6 +43,25 @@ class BulkSummary:
                 "claims_per_second": round(self.checked / self.seconds, 1) if self.seconds else None}
 
 
+def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def refuse_output_as_input(source: str | None, out: str | None) -> None:
+    """Writing results into the claims file being read would grow it forever (resume reads its own output)
+    or truncate it (--no-resume): refuse when both name the same file (also via a symlink, a hard link or stdin)."""
+    if not source or not out or not os.path.exists(out):
+        return
+    try:
+        out_stat = os.stat(out)
+        src_stat = os.fstat(sys.stdin.fileno()) if source == "-" else os.stat(source)
+    except (OSError, ValueError, AttributeError):  # no such input (the reader says so) or no real stdin
+        return
+    if _same_file(src_stat, out_stat):
+        name = "stdin" if source == "-" else source
+        raise VerifierError(f"the output {out} is the claims file {name}: give another output file")
+
+
 def done_ids(path: str) -> set[str]:
     """Ids already in an output file; a torn last line (killed run) is ignored and rewritten."""
     ids: set[str] = set()
@@ -87,10 +106,9 @@ def check_stream(checker: Checker, items: Iterable[Claim | BadClaim], skip: set[
         claims = [c for c in batch if isinstance(c, Claim) and c.id not in skip]
         verdicts = iter(checker.check(claims)) if claims else iter(())
         for item in batch:
-            if isinstance(item, BadClaim):
-                yield item
-            elif item.id not in skip:
-                yield next(verdicts)
+            if item.id in skip:  # already in the output: a verdict or a bad-line record (ids are stable per file)
+                continue
+            yield item if isinstance(item, BadClaim) else next(verdicts)
 
 
 def check_claims(kg, claims: Iterable[Claim | dict], options: CheckOptions | None = None) -> list[Verdict]:
@@ -125,13 +143,18 @@ def check_claims(kg, claims: Iterable[Claim | dict], options: CheckOptions | Non
 
 
 def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, options: CheckOptions = CheckOptions(),
-             quiet: bool = False, resume: bool = True, stream=None) -> BulkSummary:
+             quiet: bool = False, resume: bool = True, stream=None, source: str | None = None) -> BulkSummary:
     """Check every claim, writing one JSON object per line to `out` (a path enables resuming; a .csv or
     .parquet path gets flat table rows, formats/writers.py).
-    `stream(items, skip)`: another check_stream (e.g. distributed.ray_check_stream), same order and output."""
+
+    `stream(items, skip)`: another check_stream (e.g. distributed.ray_check_stream), same order and output.
+    `source` names the claims file ('-' = stdin) so that an output that is the input is refused untouched.
+    """
     summary = BulkSummary()
     skip: set[str] = set()
     fh = None
+    if isinstance(out, str):
+        refuse_output_as_input(source, out)
     table = open_table_writer(out, resume) if isinstance(out, str) else None  # .csv / .parquet
     if table is not None:
         skip = table.done_ids
@@ -181,6 +204,6 @@ def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, op
 
 def _count_skips(items, skip, summary):
     for item in items:
-        if isinstance(item, Claim) and item.id in skip:
+        if item.id in skip:
             summary.skipped_done += 1
         yield item

@@ -1,6 +1,8 @@
 """Human-readable terminal output of verifier results (the CLI only echoes these lines)."""
 from __future__ import annotations
 
+import sys
+
 
 def text_report_lines(report) -> list[str]:
     lines = [f"note: {note}" for note in report.notes]
@@ -135,3 +137,29 @@ def recheck_lines(data: dict, output: str) -> list[str]:
                      f"{c.get('object')})")
     lines.append(f"updated results: {output}")
     return lines
+
+
+LONG_TEXT_CHARS = 20_000  # texts from here on take tens of seconds: show progress
+
+
+class ProgressBars:
+    """Control.on_progress as tqdm bars on stderr, one per stage (sentences, claims); closed on exit."""
+
+    def __init__(self) -> None:
+        self.bars: dict = {}
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        from tqdm import tqdm
+
+        bar = self.bars.get(stage)
+        if bar is None:
+            bar = self.bars[stage] = tqdm(total=total, desc=f"verify: {stage}", unit="", file=sys.stderr,
+                                          mininterval=1.0, leave=False)
+        bar.update(done + 1 - bar.n)
+
+    def __enter__(self) -> "ProgressBars":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for bar in self.bars.values():
+            bar.close()

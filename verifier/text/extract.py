@@ -25,8 +25,9 @@ from dataclasses import dataclass
 
 from kgcheck.verifier.values.dates import compare_dates, DateMatch
 from kgcheck.verifier.text.mentions import Mention, find_mentions, fused_values, split_sentences, word_spans
+from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
-from kgcheck.verifier.text.referents import descriptions, earlier_referent, implied_subject
+from kgcheck.verifier.text.referents import EarlierMentions, descriptions, earlier_referent, implied_subject
 from kgcheck.verifier.values import find_dates, find_quantities
 
 __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "split_sentences", "Mention", "TRIGGERS"]
@@ -89,6 +90,7 @@ def extract_claims(kg, facts, text: str, llm=None,
     facts.prefetch_datatypes({st.property for sts in statements.values() for st in sts} | set(TRIGGERS))
     allowed = (lambda pid: True) if properties is None else set(properties).__contains__
     claims: list[SpanClaim] = []
+    in_sentence: dict[int, list[SpanClaim]] = {}  # claims by sentence: `taken` looks at one sentence, not all
     seen: set[tuple] = set()
 
     def emit(si: int, who: Mention, pid: str, start: int, end: int, object_id: str | None = None,
@@ -100,10 +102,12 @@ def extract_claims(kg, facts, text: str, llm=None,
         claims.append(SpanClaim(Claim(id=f"s{si}-{len(claims)}", subject=who.text,
                                       predicate=facts.label(pid) or predicate or pid, object=text[start:end],
                                       subject_id=who.entity_id, property_id=pid, object_id=object_id), si, start, end))
+        in_sentence.setdefault(si, []).append(claims[-1])
 
     last_subject: Mention | None = None
-    earlier: list[Mention] = []  # mentions of the sentences before, in text order
+    earlier = EarlierMentions()  # mentions of the sentences before, in text order
     for si, (a, b) in enumerate(sentences):
+        checkpoint("sentences", si, len(sentences))  # a deadline stops here; long texts show progress
         sentence = text[a:b]
         ms = mentions[si]
         dates = find_dates(sentence)
@@ -166,7 +170,7 @@ def extract_claims(kg, facts, text: str, llm=None,
         for s, e, pid, v in fused_values(text, a, b, statements.get(subject.entity_id, ()), facts):
             emit(si, subject, pid, s, e, v)
         _subject_claims(si, subject, sentence, a, ms, dates, statements.get(subject.entity_id, []), facts, emit,
-                        lambda s, e: any(c.sentence_index == si and c.start < e and s < c.end for c in claims),
+                        lambda s, e: any(c.start < e and s < c.end for c in in_sentence.get(si, ())),
                         allowed, set(links))
     return sentences, claims
 

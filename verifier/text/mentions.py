@@ -17,9 +17,11 @@ mentions: they only count when the graph links them to a mention of the same sen
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from kgcheck.index.text import normalise
+from kgcheck.verifier.control import checkpoint
 
 MAX_NGRAM = 12  # award and work titles run to 10+ words
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(“])")
@@ -125,12 +127,19 @@ def _nicknamed(text: str, start: int, end: int):
 def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
                   weak: dict | None = None) -> list[list[Mention]]:
     """Mentions per sentence; with `weak` (a dict), also fills weak[sentence] = [(start, end, candidate ids)]."""
-    grams = [(si, s, e, span, normalise(span)) for si, (a, b) in enumerate(sentences)
-             for s, e, span in _ngrams(text, a, b)
-             if normalise(span) not in STOP and len(span) > 1 and not span.replace(".", "").replace(",", "").isdigit()]
+    # (sentence, start, end, span, key, key is not the span's own normalised form). Each span is normalised
+    # once: normalise's LRU cache cannot hold a long text's n-grams, so a second call costs a full recompute.
+    grams = []
+    for si, (a, b) in enumerate(sentences):
+        for s, e, span in _ngrams(text, a, b):
+            norm = normalise(span)
+            if norm not in STOP and len(span) > 1 and not span.replace(".", "").replace(",", "").isdigit():
+                grams.append((si, s, e, span, norm, False))
     words = [word_spans(text, a, b) for a, b in sentences]
-    grams += [(si, s, e, text[s:e], key) for si, ws in enumerate(words) for s, e, key in _short_names(text, ws)]
-    grams += [(si, s, e, text[s:e], key) for si, (a, b) in enumerate(sentences) for s, e, key in _nicknamed(text, a, b)]
+    grams += [(si, s, e, text[s:e], key, key != normalise(text[s:e])) for si, ws in enumerate(words)
+              for s, e, key in _short_names(text, ws)]
+    grams += [(si, s, e, text[s:e], key, key != normalise(text[s:e])) for si, (a, b) in enumerate(sentences)
+              for s, e, key in _nicknamed(text, a, b)]
     norms = sorted({g[4] for g in grams})
     by_norm: dict[str, list[tuple[str, int, int]]] = {}
     for norm, eid, sitelinks, statements in kg.lookup_in(
@@ -139,7 +148,7 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
         if all(c[0] != eid for c in by_norm.get(norm, ())):  # a label that is also an alias: one candidate
             by_norm.setdefault(norm, []).append((eid, sitelinks or 0, statements or 0))
     chosen: list[list[tuple]] = [[] for _ in sentences]
-    for si, s, e, span, key in sorted(grams, key=lambda g: (-(g[2] - g[1]), g[1], g[4] != normalise(g[3]))):
+    for si, s, e, span, key, _ in sorted(grams, key=lambda g: (-(g[2] - g[1]), g[1], g[5])):
         cands = by_norm.get(key)
         if not cands:
             continue
@@ -152,12 +161,18 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
         chosen[si].append((s, e, span, cands))
     all_candidates = {c[0] for sent in chosen for *_, cands in sent for c in cands}
     linked = _context_links(kg, all_candidates)
+    # How many names (one candidate list per name: mentions of the same name share it) give each candidate:
+    # "the other names' candidates" of a mention is then every id but those only its name gives, without a
+    # pass over the whole text per mention (quadratic on long texts).
+    lists = {id(cands): cands for sent in chosen for *_, cands in sent}
+    named_by = Counter(i for cands in lists.values() for i in {c[0] for c in cands})
     out = []
     for si, sent in enumerate(chosen):
+        checkpoint()
         mentions = []
         for s, e, span, cands in sorted(sent):
-            others = {c[0] for sent2 in chosen for *_, cs in sent2 if cs is not cands for c in cs}
-            context = {c[0]: len(linked.get(c[0], set()) & others) for c in cands}
+            own_only = {c[0] for c in cands if named_by[c[0]] == 1}
+            context = {c[0]: len(linked.get(c[0], ())) - len(own_only & linked.get(c[0], set())) for c in cands}
             top = max(context.values())
             if len(cands) > 1 and sum(n == top for n in context.values()) > 1:
                 described = _description_similarity(kg, text[slice(*sentences[si])],

@@ -59,9 +59,38 @@ def fits(eid: str, nouns: list[str], statements: dict, facts) -> bool:
     return kinds is None or not nouns or _named(kinds, nouns)
 
 
-def earlier_referent(nouns: list[str], earlier: list[Mention], statements: dict, facts) -> Mention | None:
-    """The latest earlier mention whose (known) class the noun names."""
-    for m in reversed(earlier):
+class EarlierMentions:
+    """The mentions of the sentences before, in text order, indexed by the last word of their class labels:
+    `_named` holds for a one-word noun exactly when it is that last word, so finding the latest mention a
+    description names costs the nouns, not a scan of every earlier mention (quadratic on long texts).
+    Classes are looked up lazily, once per entity, the first time a description asks."""
+
+    def __init__(self) -> None:
+        self.mentions: list[Mention] = []
+        self._indexed = 0
+        self._latest: dict[str, int] = {}  # last word of a class label -> index of the latest mention
+        self._kinds: dict[str, set[str] | None] = {}
+
+    def extend(self, mentions) -> None:
+        self.mentions.extend(mentions)
+
+    def latest(self, nouns: list[str], statements: dict, facts) -> Mention | None:
+        for i in range(self._indexed, len(self.mentions)):
+            eid = self.mentions[i].entity_id
+            if eid not in self._kinds:
+                self._kinds[eid] = _kinds(eid, statements, facts)
+            for kind in self._kinds[eid] or ():
+                self._latest[kind.rsplit(" ", 1)[-1]] = i
+        self._indexed = len(self.mentions)
+        best = max((self._latest.get(noun, -1) for noun in nouns if " " not in noun), default=-1)
+        return self.mentions[best] if best >= 0 else None
+
+
+def earlier_referent(nouns: list[str], earlier, statements: dict, facts) -> Mention | None:
+    """The latest earlier mention whose (known) class the noun names (`earlier`: EarlierMentions or a list)."""
+    if isinstance(earlier, EarlierMentions) and all(" " not in noun for noun in nouns):
+        return earlier.latest(nouns, statements, facts)
+    for m in reversed(earlier.mentions if isinstance(earlier, EarlierMentions) else earlier):
         kinds = _kinds(m.entity_id, statements, facts)
         if kinds is not None and _named(kinds, nouns):
             return m

@@ -15,11 +15,13 @@ import re
 from dataclasses import dataclass
 
 from kgcheck.verifier.claims.check import Checker
+from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.text.extract import SpanClaim, extract_claims, names_property
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Verdict
 from kgcheck.verifier.formats.serialize import verdict_to_dict
 from kgcheck.verifier.values import parse_date
 
+CHECK_BATCH = 256  # claims checked between two deadline checkpoints
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
 
@@ -205,7 +207,10 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
     merged, overruled = _merge(kg_claims, llm_claims)
     notes.extend(f"LLM reading not kept (the graph-first reading of the pair stands): {c.claim.subject} | "
                  f"{c.claim.predicate} | {c.claim.object}" for c in overruled)
-    verdicts = checker.check([c.claim for c, _ in merged]) if merged else []
+    verdicts = []
+    for i in range(0, len(merged), CHECK_BATCH):  # in batches, so that a deadline can stop a long text here
+        checkpoint("claims", i, len(merged))
+        verdicts.extend(checker.check([c.claim for c, _ in merged[i:i + CHECK_BATCH]]))
     kept = []
     for (c, source), v in zip(merged, verdicts):
         a, b = sentences[c.sentence_index]

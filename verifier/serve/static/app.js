@@ -34,18 +34,22 @@ function render(report) {
   const out = $("result");
   out.replaceChildren();
   let pos = 0;
+  // The API's offsets count code points (Python str); a JS string counts UTF-16 units, so an emoji
+  // before a claim would shift every highlight: slice an array of code points instead.
+  const chars = Array.from(report.text);
+  const slice = (a, b) => chars.slice(a, b).join("");
   const claims = [...report.claims].sort((a, b) => a.start - b.start);
   for (const c of claims) {
     if (c.start < pos) continue;
-    out.append(document.createTextNode(report.text.slice(pos, c.start)));
-    const span = el("span", report.text.slice(c.start, c.end), "claim " + (CLASS[c.verdict] || "nei"));
+    out.append(document.createTextNode(slice(pos, c.start)));
+    const span = el("span", slice(c.start, c.end), "claim " + (CLASS[c.verdict] || "nei"));
     span.dataset.verdict = c.verdict;
     span.title = c.reason;
     span.addEventListener("click", () => showEvidence(c, span));
     out.append(span);
     pos = c.end;
   }
-  out.append(document.createTextNode(report.text.slice(pos)));
+  out.append(document.createTextNode(slice(pos)));
   const fd = report.factuality_degree === null ? "n/a" : report.factuality_degree.toFixed(3);
   const shares = Object.entries(report.shares).map(([k, v]) => `${k}: ${Math.round(v * 100)}%`).join(" · ");
   $("scores").textContent = `Factuality Degree: ${fd} · ${shares} · ${report.claims.length} claims`;
