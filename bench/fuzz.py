@@ -58,6 +58,20 @@ def fuzz_dump(examples: int, seed: int | None) -> tuple[int, int]:
 SECTIONS = {"dump": fuzz_dump}
 
 
+def _claim_sections() -> dict:
+    """bench/fuzz_claims.py's sections (claim lines, HTTP bodies), loaded by path: its name is also that of
+    tests/fuzz_claims.py, the strategies it imports."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_fuzz_claims", Path(__file__).with_name("fuzz_claims.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.SECTIONS
+
+
+SECTIONS.update(_claim_sections())
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--section", action="append", choices=sorted(SECTIONS),
