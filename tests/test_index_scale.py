@@ -101,10 +101,11 @@ def test_cli_index_settings(mini_kg_dir, tmp_path, monkeypatch):
     from click.testing import CliRunner
 
     import kgcheck.cli as cli
+    from kgcheck.commands import build as build_commands
 
     copy = tmp_path / "kg"
     shutil.copytree(mini_kg_dir, copy)
-    monkeypatch.setattr(cli, "_index_embedder", lambda opts: FakeEmbedder())
+    monkeypatch.setattr(build_commands, "_index_embedder", lambda opts: FakeEmbedder())
     runner = CliRunner()
     res = runner.invoke(cli.main, ["index", str(copy), "--embed", "none", "--memory", "512MB", "--temp-dir",
                                    str(tmp_path / "spill"), "--quiet", "--json"])
