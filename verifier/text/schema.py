@@ -130,6 +130,19 @@ class GraphSchema:
         vc = self._value_classes.get(pid, {})
         return max((vc.get(c, 0.0) for c in classes), default=0.0)
 
+    def roles(self, ids) -> dict[str, dict[str, int]]:
+        """Per entity, how many statements of each property have it as their value: what the entity is
+        *for* in the graph (a value of "director" is a director, whatever its class), known or not its class."""
+        ids = sorted(set(ids))
+        out: dict[str, dict[str, int]] = {i: {} for i in ids}
+        if not ids:
+            return out
+        table = "statements_by_object" if self.kg.has_table("statements_by_object") else "statements"
+        for eid, pid, n in self.kg.sql(f"SELECT entity_id, property, count(*) FROM {table} "
+                                       "WHERE entity_id IN (SELECT unnest(?)) GROUP BY 1, 2", [ids]):
+            out[eid][pid] = n
+        return out
+
     def typed(self, pid: str) -> bool:
         """Does the graph know the class of any of `pid`'s values?"""
         self._load()

@@ -91,6 +91,7 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
     subject_classes = classes_of(subject.entity_id, statements)
     class_props = schema.class_properties(subject_classes)
     names = [(x.start - a, x.end - a) for x in ms]
+    roles = schema.roles([x.entity_id for x in ms]) if "types" in readers else {}
 
     def blocked(s: int, e: int) -> bool:  # words inside a name are not property words ("Directors Guild")
         return any(ns <= s and e <= ne for ns, ne in names)
@@ -114,16 +115,27 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
                 best = sorted((p for d, p in found if d == nearest),
                               key=lambda p: (p not in held, -class_props.get(p, 0.0), -schema.usage(p), p))[0]
                 emit(si, subject, best, m.start, m.end, m.entity_id, reader="words")
+                # "written and produced by X": every property the words name that the subject holds.
+                for d, p in found:
+                    if p != best and p in held:
+                        emit(si, subject, p, m.start, m.end, m.entity_id, reader="words")
                 continue
-        if "types" in readers and m_classes:
-            # The subject's own values of each property: the property whose values share a class with m.
-            scores: dict[str, int] = {}
+        if "types" in readers:
+            # The subject's properties whose values are like m: values sharing a class with m, or m being a
+            # value of that property elsewhere in the graph (its role).
+            role = roles.get(m.entity_id, {})
+            scores: dict[str, tuple] = {}
             for st in own:
                 v = st.value.entity_id
-                if v and v != m.entity_id and value_classes.get(v, set()) & m_classes:
-                    scores[st.property] = scores.get(st.property, 0) + 1
-            if len(scores) == 1:  # one property of the subject takes such values: no doubt which is meant
-                emit(si, subject, next(iter(scores)), m.start, m.end, m.entity_id, reader="types")
+                if not v or v == m.entity_id:
+                    continue
+                same_class = bool(m_classes and value_classes.get(v, set()) & m_classes)
+                if same_class or role.get(st.property):
+                    scores[st.property] = (role.get(st.property, 0), same_class)
+            if scores:
+                ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
+                if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:  # a clear best, else no claim
+                    emit(si, subject, ranked[0][0], m.start, m.end, m.entity_id, reader="types")
     time_props = {p for p in held | set(class_props) if schema.datatype(p) == "time"}
     if not time_props:
         return
