@@ -137,17 +137,27 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
                 if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:  # a clear best, else no claim
                     emit(si, subject, ranked[0][0], m.start, m.end, m.entity_id, reader="types")
     time_props = {p for p in held | set(class_props) if schema.datatype(p) == "time"}
-    if not time_props:
-        return
     for s, e, _date in dates:
         if taken(a + s, a + e):
             continue
         if "words" in readers:
-            found = [p for d, p in named_properties(sentence, s, lexicon, end=e, blocked=blocked)
-                     if p in time_props]
+            named = [p for d, p in named_properties(sentence, s, lexicon, end=e, blocked=blocked)
+                     if schema.datatype(p) == "time"]
+            found = [p for p in named if p in time_props]
             if found:
                 emit(si, subject, found[0], a + s, a + e, reader="words")
                 continue
+            # "Sire Records released La Isla Bonita ... on February 25, 1990": the date's property is one the
+            # subject lacks; the nearest other thing named that holds it is what the date is about.
+            holders = [x for x in ms if x.entity_id != subject.entity_id and
+                       any(st.property in named for st in statements.get(x.entity_id, ()))]
+            if holders:
+                x = min(holders, key=lambda x: abs(x.start - a - s))
+                pid = next(p for p in named if any(st.property == p for st in statements.get(x.entity_id, ())))
+                emit(si, x, pid, a + s, a + e, reader="words")
+                continue
+        if not time_props:
+            continue
         if "types" in readers and (_next_to_class_noun(sentence, s, e, subject_classes, facts) or
                                    _DESCRIBES.search(sentence, 0, s)):
             best = max(sorted(time_props), key=lambda p: (p in held, class_props.get(p, 0.0), schema.usage(p)))
