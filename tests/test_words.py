@@ -116,3 +116,14 @@ def test_schema_is_measured_from_the_graph(kg):
                                   ("produced", "producer"), ("starring", "star")])
 def test_stems_meet(a, b):
     assert stem(a) == stem(b)
+
+
+def test_a_description_word_is_read_by_its_role(kg_of):
+    genre = B.prop("P136", "genre", "wikibase-item")
+    kg2 = kg_of([genre, prop("P31", "instance of", "wikibase-item"), entity("Q7725634", "novel"),
+                 entity("Q1", "thriller"), entity("Q2", "romance novel"),
+                 entity("Q10", "Dark Water", claims=[("P31", item("Q7725634", None)), ("P136", item("Q1", None))]),
+                 entity("Q11", "Pale Sun", claims=[("P31", item("Q7725634", None)), ("P136", item("Q2", None))])])
+    tc = _claim(verify_text(kg2, "Dark Water is a romance novel by an unknown writer."), "romance novel")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q10", "P136", "types")
+    assert tc.verdict.verdict != SUPPORTED and "thriller" in _graph_values(tc)

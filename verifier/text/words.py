@@ -81,7 +81,7 @@ def classes_of(eid: str, statements: dict) -> set[str]:
 
 
 def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classes, facts, emit, taken, linked,
-               readers) -> None:
+               readers, weak=()) -> None:
     """Claims about the sentence's subject read from its words (reader "words") or the types of its values
     (reader "types"), for mentions and dates no other reader claimed."""
     schema = GraphSchema.of(kg)
@@ -136,6 +136,8 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
                 ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
                 if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:  # a clear best, else no claim
                     emit(si, subject, ranked[0][0], m.start, m.end, m.entity_id, reader="types")
+    if "types" in readers:
+        _described_as(si, subject, sentence, a, weak, held, schema, emit, taken)
     time_props = {p for p in held | set(class_props) if schema.datatype(p) == "time"}
     for s, e, _date in dates:
         if taken(a + s, a + e):
@@ -162,6 +164,32 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
                                    _DESCRIBES.search(sentence, 0, s)):
             best = max(sorted(time_props), key=lambda p: (p in held, class_props.get(p, 0.0), schema.usage(p)))
             emit(si, subject, best, a + s, a + e, reader="types")
+
+
+# "X is an Ethiopian sport cyclist who ...": the words after the copula, up to a clause word, describe X.
+_DESCRIPTION = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the)\s+([^,;:()]*?)(?=\s+(?:who|which|that|by|from|with|"
+                          r"in|on|at|for|and|of|known|based|located|written|directed|produced)\b|[,;:()]|$)")
+
+
+def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> None:
+    """Lower-case names inside the subject's description (genre, occupation...): each a claim on the subject's
+    property that such values fill elsewhere in the graph (their role), when the subject holds it."""
+    m = _DESCRIPTION.search(sentence, max(0, subject.end - a))
+    if not m or m.start() - (subject.end - a) > 40:
+        return
+    lo, hi = m.start(1), m.end(1)
+    inside = sorted((w for w in weak if lo <= w[0] - a and w[1] - a <= hi), key=lambda w: w[0] - w[1])
+    chosen: list[tuple] = []
+    for w in inside:  # longest first, no overlaps
+        # a shorter claimed word inside ("novel" of "romance novel", linked as its class) does not stop it
+        if not any(c[0] < w[1] and w[0] < c[1] for c in chosen):
+            chosen.append(w)
+    for s, e, ids in chosen:
+        roles = schema.roles(ids)
+        best = max(((n, pid, eid) for eid in ids for pid, n in roles.get(eid, {}).items()
+                    if pid in held and pid != INSTANCE_OF), default=None)
+        if best:
+            emit(si, subject, best[1], s, e, best[2], reader="types")
 
 
 def _next_to_class_noun(sentence: str, s: int, e: int, classes: set[str], facts) -> bool:
