@@ -172,7 +172,7 @@ def main() -> None:
         kwargs["readers"] = frozenset(args.readers.split(","))
     rows = load_rows(args.per_kind, args.offset)
     reports, latencies = [], []
-    dump = open(args.dump, "w") if args.dump else None
+    dump = open(args.dump, "w", buffering=1) if args.dump else None  # line-buffered: follow a long run
     for row in rows:
         t = time.perf_counter()
         report = verify_text(kg, row["text"], llm=llm, checker=checker, **kwargs)
