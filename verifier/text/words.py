@@ -20,6 +20,7 @@ import re
 
 from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, MIN_VALUE_SHARE, GraphSchema, stem
 
+MIN_ROLE_STATEMENTS = 1  # one statement with m as its value already says what m is for
 WINDOW_WORDS = 5  # property words at most this many words before the value ("was directed by X")
 AFTER_WORDS = 3  # or, for a date, this many after it ("in 1991 it was founded" is rarer: kept short)
 _WORD = re.compile(r"[\w][\w'’-]*")
@@ -106,10 +107,21 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
                 frozenset((subject.entity_id, m.entity_id)) in linked:
             continue
         m_classes = classes_of(m.entity_id, statements)
+        role = roles.get(m.entity_id, {})
+        # What m can be the value of: a property it fills elsewhere in the graph, else one whose values have
+        # its class; an entity the graph knows nothing of fits any property.
+        fits_role = (lambda p: role.get(p, 0) > 0) if sum(role.values()) >= MIN_ROLE_STATEMENTS else (lambda p: False)
+
+        def fits(p: str) -> bool:
+            if fits_role(p):
+                return True
+            if sum(role.values()) >= MIN_ROLE_STATEMENTS and any(q in held for q in role):
+                return False  # m fills another property the subject holds: the types reader decides
+            return not m_classes or not schema.typed(p) or schema.takes(p, m_classes) >= MIN_VALUE_SHARE
+
         if "words" in readers:
             found = [(d, p) for d, p in named_properties(sentence, m.start - a, lexicon, blocked=blocked)
-                     if schema.datatype(p) == "wikibase-item" and subject_may_hold(p)
-                     and (not m_classes or not schema.typed(p) or schema.takes(p, m_classes) >= MIN_VALUE_SHARE)]
+                     if schema.datatype(p) == "wikibase-item" and subject_may_hold(p) and fits(p)]
             if found:
                 nearest = found[0][0]
                 best = sorted((p for d, p in found if d == nearest),
@@ -123,7 +135,6 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
         if "types" in readers:
             # The subject's properties whose values are like m: values sharing a class with m, or m being a
             # value of that property elsewhere in the graph (its role).
-            role = roles.get(m.entity_id, {})
             scores: dict[str, tuple] = {}
             for st in own:
                 v = st.value.entity_id
