@@ -113,10 +113,8 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
         fits_role = (lambda p: role.get(p, 0) > 0) if sum(role.values()) >= MIN_ROLE_STATEMENTS else (lambda p: False)
 
         def fits(p: str) -> bool:
-            if fits_role(p):
-                return True
-            if sum(role.values()) >= MIN_ROLE_STATEMENTS and any(q in held for q in role):
-                return False  # m fills another property the subject holds: the types reader decides
+            if sum(role.values()) >= MIN_ROLE_STATEMENTS:
+                return fits_role(p)  # what m is the value of elsewhere decides ("New Zealand" is no sport)
             return not m_classes or not schema.typed(p) or schema.takes(p, m_classes) >= MIN_VALUE_SHARE
 
         if "words" in readers:
@@ -138,8 +136,8 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
             scores: dict[str, tuple] = {}
             for st in own:
                 v = st.value.entity_id
-                if not v or v == m.entity_id:
-                    continue
+                if not v or v == m.entity_id or st.property == INSTANCE_OF:
+                    continue  # what the subject is, not what it is related to
                 same_class = bool(m_classes and value_classes.get(v, set()) & m_classes)
                 if same_class or role.get(st.property):
                     scores[st.property] = (role.get(st.property, 0), same_class)
@@ -154,7 +152,9 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
         if taken(a + s, a + e):
             continue
         if "words" in readers:
-            named = [p for d, p in named_properties(sentence, s, lexicon, end=e, blocked=blocked)
+            # Only words before the date: after it they tend to belong to the next date of a list
+            # ("a video game in 1989 (released in North America ... in 1991)").
+            named = [p for d, p in named_properties(sentence, s, lexicon, blocked=blocked)
                      if schema.datatype(p) == "time"]
             found = [p for p in named if p in time_props]
             if found:
