@@ -40,12 +40,14 @@ def load_rows(per_kind: int, offset: int = 0, path: Path = DATA) -> list[dict]:
     by_kind: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
         by_kind[r.get("kind") or "true"].append(r)
-    out = []
+    picked = []
     for kind in ("true", "year", "entity"):
         pool = by_kind[kind]
         stride = max(1, len(pool) // max(1, per_kind))
-        out.extend(pool[offset % stride::stride][:per_kind] if stride > 1 else pool[offset:offset + per_kind])
-    return out
+        picked.append(pool[offset % stride::stride][:per_kind] if stride > 1 else pool[offset:offset + per_kind])
+    # Interleaved (true, year, entity, true, ...): a run cut short still measures every kind.
+    return [r for group in zip(*[g + [None] * (max(map(len, picked)) - len(g)) for g in picked])
+            for r in group if r is not None]
 
 
 def _year(text: str | None):
