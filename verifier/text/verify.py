@@ -12,7 +12,7 @@ claims are left out (the graph says nothing about them); FD is None when no clai
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kgcheck.verifier.claims.check import Checker
 from kgcheck.verifier.text.extract import READERS, SpanClaim, extract_claims, names_property
@@ -216,6 +216,11 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
             notes.append(f"LLM reading not kept ({v.verdict}): {c.claim.subject} | {c.claim.predicate} | "
                          f"{c.claim.object}")
             continue
+        if c.reader == "types" and c.claim.object_id and v.verdict == REFUTED:
+            # The relation was guessed from the value's type, not stated: the graph's other value shows the
+            # claim is doubtful, not that the sentence is wrong (the sentence may mean another relation).
+            v = replace(v, verdict=NOT_ENOUGH_INFO, reason=v.reason + "; relation read from the value's type, "
+                                                                        "not stated in the sentence: not refuted")
         kept.append(TextClaim(c.sentence_index, c.start, c.end, text[c.start:c.end], c.claim, v, source, c.reader))
     claims = tuple(kept)
     verdicts = [c.verdict for c in claims]
