@@ -5,13 +5,14 @@ never sees it. These readers read a relation from the sentence and let the graph
 
 - "words": a property's label or alias (the index's lexicon, stemmed: "directed" meets "director")
   stands right before a value ("directed by X", "born in X", "published since 1991"). Kept when the
-  subject (or its class, measured in the graph) holds the property and the value's class is one the
-  property's values have.
-- "types": no property word, but the value is of a class that the subject's values of one property
-  have ("... a sequel directed by X" said without a verb: X is a person like the film's cast and
-  directors; the property whose values share most classes with X), or a date stands next to a noun
-  naming the subject's class ("a 1994 film": the time property the subject holds, else the one its
-  class holds most).
+  subject (or its class, measured in the graph) holds the property and the value fits it: the value's
+  *role* (the properties it is a value of elsewhere in the graph) decides when it has one, else its
+  class against the classes of the property's values.
+- "types": no property word, but the value is like the subject's values of one property (same class,
+  or that property is among its roles; a clear best or nothing); a lower-case name in the subject's
+  description ("is an Ethiopian sport cyclist") by its role; a date opening the subject's description
+  ("X is a 1994 film") or next to a noun naming the subject's class is the time property the subject
+  holds. An item claim the types reader guessed is never REFUTED (verify.py): NOT_ENOUGH_INFO.
 Every threshold is a share measured in the graph (schema.py); no property or word is listed here.
 """
 from __future__ import annotations
