@@ -74,11 +74,19 @@ class SpanClaim:
     sentence_index: int
     start: int  # character offsets of the claimed object in the whole text
     end: int
+    reader: str = "linked"  # which reader found it (READERS)
 
 
-def extract_claims(kg, facts, text: str, llm=None,
-                   properties=None) -> tuple[list[tuple[int, int]], list[SpanClaim]]:
-    """(sentence spans, claims with the character span of each claimed object)."""
+# The readers, in the order they run on a sentence; the first to claim a span keeps it.
+READERS = ("linked", "lifespan", "fused", "words", "types", "triggers", "copula")
+
+
+def extract_claims(kg, facts, text: str, llm=None, properties=None,
+                   readers=frozenset(READERS)) -> tuple[list[tuple[int, int]], list[SpanClaim]]:
+    """(sentence spans, claims with the character span of each claimed object); `readers` picks which
+    readers run (an ablation)."""
+    from kgcheck.verifier.text.words import read_words
+
     sentences = split_sentences(text)
     weak: dict[int, list[tuple[int, int, list[str]]]] = {}
     mentions = find_mentions(kg, text, sentences, llm, weak)
@@ -92,16 +100,19 @@ def extract_claims(kg, facts, text: str, llm=None,
     claims: list[SpanClaim] = []
     in_sentence: dict[int, list[SpanClaim]] = {}  # claims by sentence: `taken` looks at one sentence, not all
     seen: set[tuple] = set()
+    value_classes: dict[str, set[str]] = {}  # the classes of the subjects' values, read when first needed
+    typed: set[str] = set()  # subjects whose values' classes are read
 
     def emit(si: int, who: Mention, pid: str, start: int, end: int, object_id: str | None = None,
-             predicate: str | None = None) -> None:
+             predicate: str | None = None, reader: str = "linked") -> None:
         same = (si, who.entity_id, pid, object_id or text[start:end].lower())  # the same claim said twice
-        if not allowed(pid) or (who.entity_id, pid, start) in seen or same in seen:
+        if reader not in readers or not allowed(pid) or (who.entity_id, pid, start) in seen or same in seen:
             return
         seen.update({(who.entity_id, pid, start), same})
         claims.append(SpanClaim(Claim(id=f"s{si}-{len(claims)}", subject=who.text,
                                       predicate=facts.label(pid) or predicate or pid, object=text[start:end],
-                                      subject_id=who.entity_id, property_id=pid, object_id=object_id), si, start, end))
+                                      subject_id=who.entity_id, property_id=pid, object_id=object_id), si, start, end,
+                                  reader))
         in_sentence.setdefault(si, []).append(claims[-1])
 
     last_subject: Mention | None = None
@@ -165,13 +176,24 @@ def extract_claims(kg, facts, text: str, llm=None,
         if subject is None:
             continue
         for pid, s, e in _lifespan(sentence, subject.end - a, dates):
-            emit(si, subject, pid, a + s, a + e)
+            emit(si, subject, pid, a + s, a + e, reader="lifespan")
         last_subject = subject
         for s, e, pid, v in fused_values(text, a, b, statements.get(subject.entity_id, ()), facts):
-            emit(si, subject, pid, s, e, v)
+            emit(si, subject, pid, s, e, v, reader="fused")
+
+        def taken(s, e, si=si):
+            return any(c.start < e and s < c.end for c in in_sentence.get(si, ()))
+        if "words" in readers or "types" in readers:
+            if subject.entity_id not in typed:
+                own_values = {st.value.entity_id for st in statements.get(subject.entity_id, ()) if st.value.entity_id}
+                fetched = kg.statements_for(own_values - set(value_classes), properties=("P31",))
+                for v in own_values:
+                    value_classes[v] = {st.value.entity_id for st in fetched.get(v, ()) if st.value.entity_id}
+                typed.add(subject.entity_id)
+            read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classes, facts, emit, taken,
+                       set(links), readers, weak_here)
         _subject_claims(si, subject, sentence, a, ms, dates, statements.get(subject.entity_id, []), facts, emit,
-                        lambda s, e: any(c.start < e and s < c.end for c in in_sentence.get(si, ())),
-                        allowed, set(links))
+                        taken, allowed, set(links))
     return sentences, claims
 
 
@@ -286,20 +308,20 @@ def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken
         above = [st.property for st in own if st.value.entity_id and m.entity_id in facts.ancestors(st.value.entity_id)]
         named = triggered("wikibase-item", m.start - a, window=ITEM_TRIGGER_WINDOW)
         for pid in dict.fromkeys([p for p in named if p in props_of] or above or named[:1]):
-            emit(si, subject, pid, m.start, m.end, m.entity_id)
+            emit(si, subject, pid, m.start, m.end, m.entity_id, reader="triggers")
             break
     for s, e, _date in dates:
         if not taken(a + s, a + e):
             for pid in triggered("time", s, window=DATE_TRIGGER_BEFORE, after=DATE_TRIGGER_AFTER)[:1]:
-                emit(si, subject, pid, a + s, a + e)
+                emit(si, subject, pid, a + s, a + e, reader="triggers")
     for s, e, quantity in find_quantities(sentence):
         if any(s < ds_e and e > ds_s for ds_s, ds_e, _ in dates):
             continue  # a year is not a quantity
         for pid in triggered("quantity", s)[:1]:
-            emit(si, subject, pid, a + s, a + e)
+            emit(si, subject, pid, a + s, a + e, reader="triggers")
     for pid, start, end, words in _unlinked_objects(sentence, ms, props_of, facts):
         if not taken(a + start, a + end):
-            emit(si, subject, pid, a + start, a + end, predicate=words)
+            emit(si, subject, pid, a + start, a + end, predicate=words, reader="copula")
 
 
 def _unlinked_objects(sentence: str, mentions: list[Mention], props_of: set[str], facts):

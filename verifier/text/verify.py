@@ -12,11 +12,11 @@ claims are left out (the graph says nothing about them); FD is None when no clai
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kgcheck.verifier.claims.check import Checker
 from kgcheck.verifier.control import checkpoint
-from kgcheck.verifier.text.extract import SpanClaim, extract_claims, names_property
+from kgcheck.verifier.text.extract import READERS, SpanClaim, extract_claims, names_property
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Verdict
 from kgcheck.verifier.formats.serialize import verdict_to_dict
 from kgcheck.verifier.values import parse_date
@@ -35,6 +35,7 @@ class TextClaim:
     claim: Claim
     verdict: Verdict
     source: str  # "kg", "llm" or "both"
+    reader: str = "linked"  # the reader that found it (extract.READERS, or "llm")
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ def _llm_claims(kg, llm, text: str, sentences, facts, properties=None) -> list[S
             start, end = a + pos, a + pos + len(t.object)
             claim = Claim(id=f"llm{si}-{len(out)}", subject=t.subject, predicate=t.predicate, object=t.object,
                           subject_id=cands[0].id, property_id=pid)
-            out.append(SpanClaim(claim, si, start, end))
+            out.append(SpanClaim(claim, si, start, end, "llm"))
     return out
 
 
@@ -185,7 +186,7 @@ def related_facts(kg, checker: Checker, text: str, subject_ids: list[str], n: in
 
 
 def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, enrich: bool = False,
-                checker: Checker | None = None, properties=None) -> TextReport:
+                checker: Checker | None = None, properties=None, readers=frozenset(READERS)) -> TextReport:
     """Extract claims from `text`, judge each against the graph, score, and optionally fix and enrich.
 
     `kg` is an open `KG`. Claims are found graph-first (mentions linked to the index, then the graph's own
@@ -194,9 +195,10 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
     the most relevant graph facts. `properties` (property ids) limits the claims to those properties,
     e.g. an ontology's relations. Returns a `TextReport` (claims with verdicts and evidence, a score;
     `report_to_dict` gives its JSON form).
+    `readers` the graph-side readers that run (extract.READERS; an ablation).
     """
     checker = checker or Checker(kg)
-    sentences, kg_claims = extract_claims(kg, checker.facts, text, llm, properties)
+    sentences, kg_claims = extract_claims(kg, checker.facts, text, llm, properties, readers)
     notes = []
     llm_claims = []
     if llm is not None:
@@ -224,14 +226,20 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
             notes.append(f"LLM reading not kept ({v.verdict}): {c.claim.subject} | {c.claim.predicate} | "
                          f"{c.claim.object}")
             continue
-        kept.append(TextClaim(c.sentence_index, c.start, c.end, text[c.start:c.end], c.claim, v, source))
+        if c.reader == "types" and c.claim.object_id and v.verdict == REFUTED:
+            # The relation was guessed from the value's type, not stated: the graph's other value shows the
+            # claim is doubtful, not that the sentence is wrong (the sentence may mean another relation).
+            v = replace(v, verdict=NOT_ENOUGH_INFO, reason=v.reason + "; relation read from the value's type, "
+                                                                        "not stated in the sentence: not refuted")
+        kept.append(TextClaim(c.sentence_index, c.start, c.end, text[c.start:c.end], c.claim, v, source, c.reader))
     claims = tuple(kept)
     verdicts = [c.verdict for c in claims]
     fixed = None
     if fix:
         fixed = text
         for _ in range(max(1, rounds)):  # KGR: retrofit, then verify the retrofitted text again
-            round_report = claims if fixed == text else verify_text(kg, fixed, llm=llm, checker=checker, properties=properties).claims
+            round_report = claims if fixed == text else verify_text(kg, fixed, llm=llm, checker=checker,
+                                                                    properties=properties, readers=readers).claims
             new = fix_text(fixed, list(round_report))
             if new == fixed:
                 break
@@ -254,7 +262,7 @@ def report_to_dict(report: TextReport) -> dict:
     claims = []
     for tc in report.claims:
         d = verdict_to_dict(tc.verdict)
-        d.update({"start": tc.start, "end": tc.end, "span": tc.span, "source": tc.source,
+        d.update({"start": tc.start, "end": tc.end, "span": tc.span, "source": tc.source, "reader": tc.reader,
                   "sentence_index": tc.sentence_index})
         claims.append(d)
     return {"text": report.text, "sentences": [list(s) for s in report.sentences], "claims": claims,

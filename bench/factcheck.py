@@ -1,0 +1,194 @@
+"""Free-text fact checking on text-factcheck-dev: are the wrong facts of a text caught?
+
+    python bench/factcheck.py [--index /work/indexes/dense-dev] [--per-kind 200] [--offset 0]
+                              [--llm] [--readers linked,words,...] [--json out.json]
+
+Each row of ../shared/bench/text-factcheck-dev.jsonl is a Wikipedia sentence, as written ("true") or
+with one fact broken ("corrupted": `kind` year or entity). Every sentence goes through `verify_text`
+over an index of wikidata-dense-dev (the gold triples plus wd50k and the sample: most entities are
+not the benchmark's), with every property allowed. The subset: per category (true / year / entity),
+`--per-kind` rows spread evenly over the file (every n-th row from `--offset`), so all ontologies appear.
+
+Per corrupted kind:
+  flagged    a claim on the broken (subject, property) whose verdict is not SUPPORTED
+  refuted    such a claim REFUTED
+  corrected  such a claim REFUTED with the right value among its corrections
+  fooled     a claim on the broken (subject, property) stating the wrong value, SUPPORTED
+  silent     no REFUTED claim anywhere in the text
+True sentences: gold triples SUPPORTED (a claim with the gold subject, property and object, SUPPORTED),
+sentences with a false alarm (any REFUTED claim), claims per sentence.
+Per reader (the `reader` tag of each claim): claims on true sentences, the share SUPPORTED or matching a
+gold triple (precision vs graph), the share REFUTED (false alarms); claims on corrupted sentences that
+hit the broken (subject, property).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from common import SHARED, need_shared, percentile
+
+DATA = Path(os.environ.get("KGCHECK_SHARED", SHARED)) / "bench" / "text-factcheck-dev.jsonl"
+
+
+def load_rows(per_kind: int, offset: int = 0, path: Path = DATA) -> list[dict]:
+    rows = [json.loads(line) for line in open(need_shared(path), encoding="utf-8")]
+    by_kind: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        by_kind[r.get("kind") or "true"].append(r)
+    picked = []
+    for kind in ("true", "year", "entity"):
+        pool = by_kind[kind]
+        stride = max(1, len(pool) // max(1, per_kind))
+        picked.append(pool[offset % stride::stride][:per_kind] if stride > 1 else pool[offset:offset + per_kind])
+    # Interleaved (true, year, entity, true, ...): a run cut short still measures every kind.
+    return [r for group in zip(*[g + [None] * (max(map(len, picked)) - len(g)) for g in picked])
+            for r in group if r is not None]
+
+
+def _year(text: str | None):
+    from kgcheck.verifier.values import parse_date
+
+    d = parse_date(text or "")
+    return d.year if d else None
+
+
+def _reader(tc) -> str:
+    return getattr(tc, "reader", None) or tc.source
+
+
+def states(tc, value_id: str | None, value_text: str) -> bool:
+    """Does the claim state this value (same entity id, else same year, else same words)?"""
+    from kgcheck.index.text import normalise
+
+    c = tc.claim
+    object_id = c.object_id or next((e.value_id for e in tc.verdict.evidence
+                                     if e.relation == "match" and e.value_id), None)
+    if value_id and object_id:
+        return object_id == value_id
+    y1, y2 = _year(c.object), _year(value_text)
+    if y1 is not None and y2 is not None:
+        return y1 == y2
+    return normalise(c.object) == normalise(value_text)
+
+
+def corrects(tc, broken: dict, right: str) -> bool:
+    v = tc.verdict
+    if broken.get("object_id"):
+        return broken["object_id"] in v.correction_ids
+    return any(_year(c) == _year(right) for c in v.corrections)
+
+
+def score(rows: list[dict], reports: list) -> dict:
+    kinds: dict[str, Counter] = defaultdict(Counter)
+    readers: dict[str, Counter] = defaultdict(Counter)
+    for row, report in zip(rows, reports):
+        claims = report.claims
+        refuted_any = any(c.verdict.verdict == "REFUTED" for c in claims)
+        if row["label"] == "true":
+            k = kinds["true"]
+            k["n"] += 1
+            k["claims"] += len(claims)
+            k["false_alarm"] += refuted_any
+            for g in row["gold"]:
+                k["gold"] += 1
+                k["gold_supported"] += any(
+                    c.claim.subject_id == g["subject_id"] and c.claim.property_id == g["property_id"]
+                    and c.verdict.verdict == "SUPPORTED" and states(c, g["object_id"], g["object"]) for c in claims)
+            for c in claims:
+                r = readers[_reader(c)]
+                r["true_claims"] += 1
+                gold = any(c.claim.subject_id == g["subject_id"] and c.claim.property_id == g["property_id"]
+                           and states(c, g["object_id"], g["object"]) for g in row["gold"])
+                r["true_ok"] += gold or c.verdict.verdict == "SUPPORTED"
+                r["true_refuted"] += c.verdict.verdict == "REFUTED"
+            continue
+        k = kinds[row["kind"]]
+        b = row["broken"]
+        on = [c for c in claims if c.claim.subject_id == b["subject_id"] and c.claim.property_id == b["property_id"]]
+        k["n"] += 1
+        k["claims"] += len(claims)
+        k["flagged"] += any(c.verdict.verdict != "SUPPORTED" for c in on)
+        k["refuted"] += any(c.verdict.verdict == "REFUTED" for c in on)
+        k["corrected"] += any(c.verdict.verdict == "REFUTED" and corrects(c, b, row["right"]) for c in on)
+        k["fooled"] += any(c.verdict.verdict == "SUPPORTED" and states(c, row.get("wrong_id"), row["wrong"]) for c in on)
+        k["silent"] += not refuted_any
+        for c in claims:
+            r = readers[_reader(c)]
+            r["corrupt_claims"] += 1
+            r["corrupt_hits"] += c in on and c.verdict.verdict != "SUPPORTED"
+    return {"kinds": kinds, "readers": readers}
+
+
+def render(result: dict, latencies: list[float], header: str) -> str:
+    lines = [header]
+    for kind in ("year", "entity"):
+        k = result["kinds"].get(kind)
+        if not k:
+            continue
+        n = k["n"]
+        lines.append(f"  {kind:<7} n={n:<5} flagged {k['flagged'] / n:.3f}  refuted {k['refuted'] / n:.3f}  "
+                     f"corrected {k['corrected'] / n:.3f}  fooled {k['fooled'] / n:.3f}  silent {k['silent'] / n:.3f}"
+                     f"  claims/sent {k['claims'] / n:.2f}")
+    k = result["kinds"].get("true")
+    if k:
+        lines.append(f"  true    n={k['n']:<5} gold SUPPORTED {k['gold_supported'] / max(1, k['gold']):.3f} "
+                     f"({k['gold']} gold)  false alarm {k['false_alarm'] / k['n']:.3f}  "
+                     f"claims/sent {k['claims'] / k['n']:.2f}")
+    for name, r in sorted(result["readers"].items()):
+        t = max(1, r["true_claims"])
+        lines.append(f"  reader {name:<10} true-sentence claims {r['true_claims']:>5}  precision vs graph "
+                     f"{r['true_ok'] / t:.3f}  refuted {r['true_refuted'] / t:.3f}  | corrupted claims "
+                     f"{r['corrupt_claims']:>5}, on the broken fact {r['corrupt_hits']:>4}")
+    lines.append(f"  latency per sentence: p50 {percentile(latencies, .5):.3f} s, p99 {percentile(latencies, .99):.3f} s")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--index", default="/work/indexes/dense-dev")
+    ap.add_argument("--per-kind", type=int, default=200, help="rows per category (true, year, entity)")
+    ap.add_argument("--offset", type=int, default=0, help="start of the every-n-th sampling in each category")
+    ap.add_argument("--llm", action="store_true", help="add the LLM reader (default GGUF)")
+    ap.add_argument("--readers", default=None, help="comma-separated readers to keep (default: all)")
+    ap.add_argument("--dump", default=None, help="write per-row claims as JSONL here (for analysis)")
+    args = ap.parse_args()
+
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.check import Checker
+    from kgcheck.verifier.text.verify import verify_text
+
+    kg = KG.open(args.index)
+    checker = Checker(kg)
+    llm = None
+    if args.llm:
+        from kgcheck.verifier.llm.backends import load_llm
+
+        llm = load_llm(None)
+    kwargs = {}
+    if args.readers:
+        kwargs["readers"] = frozenset(args.readers.split(","))
+    rows = load_rows(args.per_kind, args.offset)
+    reports, latencies = [], []
+    dump = open(args.dump, "w", buffering=1) if args.dump else None  # line-buffered: follow a long run
+    for row in rows:
+        t = time.perf_counter()
+        report = verify_text(kg, row["text"], llm=llm, checker=checker, **kwargs)
+        latencies.append(time.perf_counter() - t)
+        reports.append(report)
+        if dump:
+            dump.write(json.dumps({"id": row["id"], "claims": [
+                [c.claim.subject_id, c.claim.property_id, c.span, c.verdict.verdict, _reader(c),
+                 list(c.verdict.corrections[:3])] for c in report.claims]}) + "\n")
+    counts = Counter(r.get("kind") or "true" for r in rows)
+    header = (f"text-factcheck-dev over {args.index}: {len(rows)} rows ({dict(counts)}), every property, "
+              f"LLM {'on' if llm else 'off'}, readers {args.readers or 'all'}, offset {args.offset}")
+    print(render(score(rows, reports), latencies, header))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""Readers that take a claim from the sentence's words or its values' types (verifier/text/words.py).
+
+Each wrong fact must be caught by the reader named in the test (its `reader` tag), with the graph's
+value as evidence; the same sentence with the right value is SUPPORTED.
+"""
+from __future__ import annotations
+
+import pytest
+
+from kgcheck.verifier.model import REFUTED, SUPPORTED
+from kgcheck.verifier.text.extract import READERS
+from kgcheck.verifier.text.schema import GraphSchema, stem
+from kgcheck.verifier.text.verify import verify_text
+from conftest import fixture_builders
+
+B = fixture_builders()
+item, time, entity, prop = B.item, B.time, B.entity, B.prop
+
+
+def _film(qid, label, director, year):
+    return entity(qid, label, "film", claims=[("P31", item("Q11424", None)), ("P57", item(director, None)),
+                                               ("P577", time(f"+{year}-01-01T00:00:00Z", 9))])
+
+
+def _person(qid, label, birthplace):
+    return entity(qid, label, "person", claims=[("P31", item("Q5", None)), ("P19", item(birthplace, None))])
+
+
+def _city(qid, label, country):
+    return entity(qid, label, "city", claims=[("P31", item("Q515", None)), ("P17", item(country, None))])
+
+
+ENTITIES = [
+    prop("P31", "instance of", "wikibase-item"),
+    prop("P57", "director", "wikibase-item", aliases=["directed by", "film director"]),
+    prop("P577", "publication date", "time", aliases=["released", "date of release"]),
+    prop("P19", "place of birth", "wikibase-item", aliases=["born in", "birthplace"]),
+    prop("P17", "country", "wikibase-item"),
+    entity("Q11424", "film"), entity("Q5", "human"), entity("Q515", "city"), entity("Q6256", "country"),
+    entity("Q142", "France", claims=[("P31", item("Q6256", None))]),
+    entity("Q40", "Austria", claims=[("P31", item("Q6256", None))]),
+    _city("Q456", "Lyon", "Q142"), _city("Q13298", "Graz", "Q40"),
+    _person("Q901", "Alice Brandt", "Q456"), _person("Q902", "Bruno Keller", "Q13298"),
+    _person("Q903", "Carla Moreau", "Q456"),
+    _film("Q801", "The Quiet Harbour", "Q901", 1994), _film("Q802", "Night Train", "Q902", 2001),
+    _film("Q803", "Paper Moon Rising", "Q903", 1988),
+]
+
+
+@pytest.fixture(scope="module")
+def kg(kg_of):
+    return kg_of(ENTITIES)
+
+
+def _claim(report, span):
+    found = [c for c in report.claims if c.span == span]
+    assert found, f"no claim on {span!r}: {[(c.span, c.claim.property_id, c.reader) for c in report.claims]}"
+    return found[0]
+
+
+def _graph_values(tc):
+    return {e.value for e in tc.verdict.evidence} | set(tc.verdict.corrections)
+
+
+def test_wrong_director_after_directed_by(kg):
+    tc = _claim(verify_text(kg, "The Quiet Harbour was directed by Bruno Keller."), "Bruno Keller")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q801", "P57", "words")
+    assert tc.verdict.verdict != SUPPORTED and "Alice Brandt" in _graph_values(tc)
+    right = _claim(verify_text(kg, "The Quiet Harbour was directed by Alice Brandt."), "Alice Brandt")
+    assert (right.claim.property_id, right.verdict.verdict) == ("P57", SUPPORTED)
+
+
+def test_wrong_year_next_to_film(kg):
+    tc = _claim(verify_text(kg, "The Quiet Harbour is a 1990 film."), "1990")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q801", "P577", "types")
+    assert tc.verdict.verdict == REFUTED and "1994" in " ".join(tc.verdict.corrections)
+    right = _claim(verify_text(kg, "The Quiet Harbour is a 1994 film."), "1994")
+    assert (right.claim.property_id, right.verdict.verdict) == ("P577", SUPPORTED)
+
+
+def test_wrong_year_after_released(kg):
+    tc = _claim(verify_text(kg, "Night Train was released in 1996 to good reviews."), "1996")
+    assert (tc.claim.property_id, tc.reader, tc.verdict.verdict) == ("P577", "words", REFUTED)
+
+
+def test_wrong_birthplace_after_born_in(kg):
+    tc = _claim(verify_text(kg, "Bruno Keller was born in Lyon."), "Lyon")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q902", "P19", "words")
+    assert tc.verdict.verdict != SUPPORTED and "Graz" in _graph_values(tc)
+    right = _claim(verify_text(kg, "Bruno Keller was born in Graz."), "Graz")
+    assert (right.claim.property_id, right.verdict.verdict) == ("P19", SUPPORTED)
+
+
+def test_wrong_country_by_the_type_of_the_value(kg):
+    tc = _claim(verify_text(kg, "Lyon is a large town of Austria."), "Austria")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q456", "P17", "types")
+    assert tc.verdict.verdict != SUPPORTED and "France" in _graph_values(tc)
+    right = _claim(verify_text(kg, "Lyon is a large town of France."), "France")
+    assert (right.claim.property_id, right.verdict.verdict) == ("P17", SUPPORTED)
+
+
+def test_without_the_reader_the_wrong_fact_goes_unread(kg):
+    text = "The Quiet Harbour is a 1990 film."
+    without = verify_text(kg, text, readers=frozenset(READERS) - {"types"})
+    assert not [c for c in without.claims if c.span == "1990"]
+
+
+def test_schema_is_measured_from_the_graph(kg):
+    schema = GraphSchema.of(kg)
+    assert schema.class_holds({"Q11424"}, "P57") == 1.0
+    assert schema.takes("P57", {"Q5"}) == 1.0 and schema.takes("P57", {"Q515"}) == 0.0
+    assert any(n.pid == "P57" for n in schema.lexicon()[stem("directed")])
+
+
+@pytest.mark.parametrize("a, b", [("directed", "director"), ("aired", "air"), ("released", "release"),
+                                  ("produced", "producer"), ("starring", "star")])
+def test_stems_meet(a, b):
+    assert stem(a) == stem(b)
+
+
+def test_a_description_word_is_read_by_its_role(kg_of):
+    genre = B.prop("P136", "genre", "wikibase-item")
+    kg2 = kg_of([genre, prop("P31", "instance of", "wikibase-item"), entity("Q7725634", "novel"),
+                 entity("Q1", "thriller"), entity("Q2", "romance novel"),
+                 entity("Q10", "Dark Water", claims=[("P31", item("Q7725634", None)), ("P136", item("Q1", None))]),
+                 entity("Q11", "Pale Sun", claims=[("P31", item("Q7725634", None)), ("P136", item("Q2", None))])])
+    tc = _claim(verify_text(kg2, "Dark Water is a romance novel by an unknown writer."), "romance novel")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q10", "P136", "types")
+    assert tc.verdict.verdict != SUPPORTED and "thriller" in _graph_values(tc)

@@ -1,0 +1,163 @@
+"""What the graph says about its own shape, for reading claims from words: measured once per index.
+
+- per class (a value of P31 "instance of"), the share of its instances that hold each property;
+- per item-valued property, the classes of its values (how many values of each class);
+- the property lexicon: every property's label and aliases from the label index, as word lists.
+
+No list of properties or relation words is written here: the words are the index's labels and aliases,
+the types are counted from the statements. A reader proposes a property when its words stand next to
+a value and the value's class is one the property takes; the graph then judges the claim.
+"""
+from __future__ import annotations
+
+import re
+import threading
+from collections import defaultdict
+from dataclasses import dataclass
+
+INSTANCE_OF = "P31"  # Wikidata's own class property: the schema is read through it
+# Function words carry no property meaning ("date of birth" is matched on "date", "birth").
+FUNCTION_WORDS = frozenset("a an the of in on at to for by with and or is was are were be been from as its it his "
+                           "her their this that which who s during than into".split())
+MIN_CLASS_SHARE = 0.05  # a property fewer than 1 in 20 instances of the subject's classes hold is not theirs
+MIN_VALUE_SHARE = 0.05  # a class fewer than 1 in 20 of a property's typed values have is not a type it takes
+
+
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "ors", "ed", "er", "or", "es", "s")
+
+
+def stem(word: str) -> str:
+    """A crude stem so "directed"/"director", "aired"/"air", "released"/"release", "starring"/"star" meet:
+    one inflection suffix off (at least three letters stay), a final "e" off, a doubled consonant single."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[:-len(suffix)]
+            break
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou":
+        word = word[:-1]
+    return word
+
+
+@dataclass(frozen=True)
+class PropertyName:
+    pid: str
+    words: tuple[str, ...]  # stems of the content words of one label or alias
+
+
+class GraphSchema:
+    """Lazily measured statistics of one index (thread-safe, cached per KG object)."""
+
+    def __init__(self, kg):
+        self.kg = kg
+        self._lock = threading.Lock()
+        self._class_props: dict[str, dict[str, float]] | None = None
+        self._value_classes: dict[str, dict[str, float]] | None = None
+        self._datatypes: dict[str, str] | None = None
+        self._lexicon: dict[str, list[PropertyName]] | None = None
+        self._usage: dict[str, int] = {}
+
+    @classmethod
+    def of(cls, kg) -> "GraphSchema":
+        schema = getattr(kg, "_text_schema", None)
+        if schema is None:
+            schema = cls(kg)
+            try:
+                kg._text_schema = schema
+            except AttributeError:  # a KG that refuses new attributes: measure per call
+                pass
+        return schema
+
+    def _load(self) -> None:
+        if self._class_props is not None:
+            return
+        with self._lock:
+            if self._class_props is not None:
+                return
+            sizes = dict(self.kg.sql(
+                "SELECT entity_id, count(DISTINCT subject) FROM statements WHERE property = ? AND entity_id IS NOT NULL "
+                "GROUP BY 1", [INSTANCE_OF]))
+            class_props: dict[str, dict[str, float]] = defaultdict(dict)
+            for c, pid, n in self.kg.sql(
+                    "WITH cls AS (SELECT DISTINCT subject, entity_id AS c FROM statements WHERE property = ? "
+                    "AND entity_id IS NOT NULL) "
+                    "SELECT cls.c, s.property, count(DISTINCT s.subject) FROM statements s JOIN cls "
+                    "ON s.subject = cls.subject GROUP BY 1, 2", [INSTANCE_OF]):
+                class_props[c][pid] = n / sizes[c]
+            value_classes: dict[str, dict[str, float]] = defaultdict(dict)
+            self._usage = dict(self.kg.sql("SELECT property, count(*) FROM statements GROUP BY 1"))
+            # The share among values whose class the graph knows: many values are bare (no statements).
+            totals = dict(self.kg.sql(
+                "SELECT s.property, count(*) FROM statements s WHERE s.entity_id IN "
+                "(SELECT subject FROM statements WHERE property = ?) GROUP BY 1", [INSTANCE_OF]))
+            for pid, c, n in self.kg.sql(
+                    "WITH cls AS (SELECT DISTINCT subject, entity_id AS c FROM statements WHERE property = ? "
+                    "AND entity_id IS NOT NULL) "
+                    "SELECT s.property, cls.c, count(*) FROM statements s JOIN cls ON s.entity_id = cls.subject "
+                    "GROUP BY 1, 2", [INSTANCE_OF]):
+                value_classes[pid][c] = n / totals[pid]
+            self._datatypes = dict(self.kg.sql("SELECT property, any_value(datatype) FROM statements GROUP BY 1"))
+            self._value_classes = dict(value_classes)
+            self._class_props = dict(class_props)
+
+    def usage(self, pid: str) -> int:
+        """How many statements of `pid` the graph holds: among properties a word names, the common one."""
+        self._load()
+        return self._usage.get(pid, 0)
+
+    def datatype(self, pid: str) -> str | None:
+        self._load()
+        return self._datatypes.get(pid)
+
+    def class_holds(self, classes, pid: str) -> float:
+        """The largest share of instances of any of `classes` that hold `pid`."""
+        self._load()
+        return max((self._class_props.get(c, {}).get(pid, 0.0) for c in classes), default=0.0)
+
+    def class_properties(self, classes) -> dict[str, float]:
+        self._load()
+        out: dict[str, float] = {}
+        for c in classes:
+            for pid, share in self._class_props.get(c, {}).items():
+                if share >= MIN_CLASS_SHARE:
+                    out[pid] = max(out.get(pid, 0.0), share)
+        return out
+
+    def takes(self, pid: str, classes) -> float:
+        """The share of `pid`'s values that are instances of one of `classes` (the best class)."""
+        self._load()
+        vc = self._value_classes.get(pid, {})
+        return max((vc.get(c, 0.0) for c in classes), default=0.0)
+
+    def roles(self, ids) -> dict[str, dict[str, int]]:
+        """Per entity, how many statements of each property have it as their value: what the entity is
+        *for* in the graph (a value of "director" is a director, whatever its class), known or not its class."""
+        ids = sorted(set(ids))
+        out: dict[str, dict[str, int]] = {i: {} for i in ids}
+        if not ids:
+            return out
+        table = "statements_by_object" if self.kg.has_table("statements_by_object") else "statements"
+        for eid, pid, n in self.kg.sql(f"SELECT entity_id, property, count(*) FROM {table} "
+                                       "WHERE entity_id IN (SELECT unnest(?)) GROUP BY 1, 2", [ids]):
+            out[eid][pid] = n
+        return out
+
+    def typed(self, pid: str) -> bool:
+        """Does the graph know the class of any of `pid`'s values?"""
+        self._load()
+        return bool(self._value_classes.get(pid))
+
+    def lexicon(self) -> dict[str, list[PropertyName]]:
+        """Property names indexed by the stem of their last content word (the head the value follows)."""
+        if self._lexicon is None:
+            with self._lock:
+                if self._lexicon is None:
+                    lex: dict[str, list[PropertyName]] = defaultdict(list)
+                    for norm, pid in self.kg.lookup_sql(
+                            "SELECT norm, id FROM label_index WHERE type = 'property'"):
+                        words = tuple(stem(w) for w in re.findall(r"\w+", norm) if w not in FUNCTION_WORDS)
+                        if words and len("".join(words)) >= 4:
+                            lex[words[-1]].append(PropertyName(pid, words))
+                    self._lexicon = dict(lex)
+        return self._lexicon

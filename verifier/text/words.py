@@ -1,0 +1,215 @@
+"""Readers that take the claim from the sentence's words, not from what the graph already links.
+
+A false claim is exactly one the graph does not hold, so a reader that only reports the graph's links
+never sees it. These readers read a relation from the sentence and let the graph judge:
+
+- "words": a property's label or alias (the index's lexicon, stemmed: "directed" meets "director")
+  stands right before a value ("directed by X", "born in X", "published since 1991"). Kept when the
+  subject (or its class, measured in the graph) holds the property and the value fits it: the value's
+  *role* (the properties it is a value of elsewhere in the graph) decides when it has one, else its
+  class against the classes of the property's values.
+- "types": no property word, but the value is like the subject's values of one property (same class,
+  or that property is among its roles; a clear best or nothing); a lower-case name in the subject's
+  description ("is an Ethiopian sport cyclist") by its role; a date opening the subject's description
+  ("X is a 1994 film") or next to a noun naming the subject's class is the time property the subject
+  holds. An item claim the types reader guessed is never REFUTED (verify.py): NOT_ENOUGH_INFO.
+Every threshold is a share measured in the graph (schema.py); no property or word is listed here.
+"""
+from __future__ import annotations
+
+import re
+
+from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, MIN_VALUE_SHARE, GraphSchema, stem
+
+MIN_ROLE_STATEMENTS = 1  # one statement with m as its value already says what m is for
+WINDOW_WORDS = 5  # property words at most this many words before the value ("was directed by X")
+AFTER_WORDS = 3  # or, for a date, this many after it ("in 1991 it was founded" is rarer: kept short)
+_WORD = re.compile(r"[\w][\w'’-]*")
+# "X is a 1994 film", "X was an 1880 painting": a date that opens the subject's description.
+_DESCRIBES = re.compile(r"\b(?:is|was)\s+(?:a|an|the)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r"[;:()\[\]\"“”]|,\s+(?:and|but|while|which|who)\b")
+
+
+def _words(sentence: str, lo: int, hi: int) -> list[tuple[int, int, str]]:
+    return [(m.start() + lo, m.end() + lo, m.group().lower()) for m in _WORD.finditer(sentence[lo:hi])]
+
+
+def _clause_start(sentence: str, at: int) -> int:
+    last = 0
+    for m in _CLAUSE_BREAK.finditer(sentence, 0, at):
+        last = m.end()
+    return last
+
+
+def named_properties(sentence: str, at: int, lexicon, *, end: int | None = None,
+                     blocked=lambda s, e: False) -> list[tuple[int, str]]:
+    """(distance in words, property) for each property whose whole name (content words, in order) ends at
+    most WINDOW_WORDS words before offset `at` in the same clause; with `end`, also names starting at most
+    AFTER_WORDS words after `end` (distance counted from 100, so a name before wins)."""
+    out: dict[str, int] = {}
+    before = [w for w in _words(sentence, _clause_start(sentence, at), at) if not blocked(w[0], w[1])]
+    stems = [stem(w[2]) for w in before]
+    for k in range(len(stems) - 1, max(-1, len(stems) - 1 - WINDOW_WORDS), -1):
+        distance = len([s for s in before[k + 1:] if s[2] not in FUNCTION_WORDS])
+        for name in lexicon.get(stems[k], ()):
+            if _ends_at(name.words, stems, k) and name.pid not in out:
+                out[name.pid] = distance
+    if end is not None:
+        after = [w for w in _words(sentence, end, len(sentence)) if not blocked(w[0], w[1])][:AFTER_WORDS + 2]
+        stems_after = [stem(w[2]) for w in after]
+        for k in range(min(len(stems_after), AFTER_WORDS + 2)):
+            for name in lexicon.get(stems_after[k], ()):
+                if _ends_at(name.words, stems_after, k) and name.pid not in out:
+                    out[name.pid] = 100 + k
+    return sorted((d, p) for p, d in out.items())
+
+
+def _ends_at(words: tuple[str, ...], stems: list[str], k: int) -> bool:
+    """The name's content words appear in order, its last at position k (function words may sit between)."""
+    i = k
+    for w in reversed(words):
+        while i >= 0 and stems[i] != w:
+            if stems[i] not in {stem(f) for f in FUNCTION_WORDS} and i != k:
+                return False
+            i -= 1
+        if i < 0:
+            return False
+        i -= 1
+    return True
+
+
+def classes_of(eid: str, statements: dict) -> set[str]:
+    return {st.value.entity_id for st in statements.get(eid, ()) if st.property == INSTANCE_OF and st.value.entity_id}
+
+
+def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classes, facts, emit, taken, linked,
+               readers, weak=()) -> None:
+    """Claims about the sentence's subject read from its words (reader "words") or the types of its values
+    (reader "types"), for mentions and dates no other reader claimed."""
+    schema = GraphSchema.of(kg)
+    lexicon = schema.lexicon()
+    own = statements.get(subject.entity_id, [])
+    held = {st.property for st in own}
+    subject_classes = classes_of(subject.entity_id, statements)
+    class_props = schema.class_properties(subject_classes)
+    names = [(x.start - a, x.end - a) for x in ms]
+    roles = schema.roles([x.entity_id for x in ms]) if "types" in readers else {}
+
+    def blocked(s: int, e: int) -> bool:  # words inside a name are not property words ("Directors Guild")
+        return any(ns <= s and e <= ne for ns, ne in names)
+
+    def subject_may_hold(pid: str) -> bool:
+        return pid in held or pid in class_props or not subject_classes
+
+    for m in ms:
+        if any(s <= m.start - a and m.end - a <= e for s, e, _ in dates):
+            continue  # "January" of a date is no value
+        if m.entity_id == subject.entity_id or taken(m.start, m.end) or \
+                frozenset((subject.entity_id, m.entity_id)) in linked:
+            continue
+        m_classes = classes_of(m.entity_id, statements)
+        role = roles.get(m.entity_id, {})
+        # What m can be the value of: a property it fills elsewhere in the graph, else one whose values have
+        # its class; an entity the graph knows nothing of fits any property.
+        fits_role = (lambda p: role.get(p, 0) > 0) if sum(role.values()) >= MIN_ROLE_STATEMENTS else (lambda p: False)
+
+        def fits(p: str) -> bool:
+            if sum(role.values()) >= MIN_ROLE_STATEMENTS:
+                return fits_role(p)  # what m is the value of elsewhere decides ("New Zealand" is no sport)
+            return not m_classes or not schema.typed(p) or schema.takes(p, m_classes) >= MIN_VALUE_SHARE
+
+        if "words" in readers:
+            found = [(d, p) for d, p in named_properties(sentence, m.start - a, lexicon, blocked=blocked)
+                     if schema.datatype(p) == "wikibase-item" and subject_may_hold(p) and fits(p)]
+            if found:
+                nearest = found[0][0]
+                best = sorted((p for d, p in found if d == nearest),
+                              key=lambda p: (p not in held, -class_props.get(p, 0.0), -schema.usage(p), p))[0]
+                emit(si, subject, best, m.start, m.end, m.entity_id, reader="words")
+                # "written and produced by X": every property the words name that the subject holds.
+                for d, p in found:
+                    if p != best and p in held:
+                        emit(si, subject, p, m.start, m.end, m.entity_id, reader="words")
+                continue
+        if "types" in readers:
+            # The subject's properties whose values are like m: values sharing a class with m, or m being a
+            # value of that property elsewhere in the graph (its role).
+            scores: dict[str, tuple] = {}
+            for st in own:
+                v = st.value.entity_id
+                if not v or v == m.entity_id or st.property == INSTANCE_OF:
+                    continue  # what the subject is, not what it is related to
+                same_class = bool(m_classes and value_classes.get(v, set()) & m_classes)
+                if same_class or role.get(st.property):
+                    scores[st.property] = (role.get(st.property, 0), same_class)
+            if scores:
+                ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
+                if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:  # a clear best, else no claim
+                    emit(si, subject, ranked[0][0], m.start, m.end, m.entity_id, reader="types")
+    if "types" in readers:
+        _described_as(si, subject, sentence, a, weak, held, schema, emit, taken)
+    time_props = {p for p in held | set(class_props) if schema.datatype(p) == "time"}
+    for s, e, _date in dates:
+        if taken(a + s, a + e):
+            continue
+        if "words" in readers:
+            # Only words before the date: after it they tend to belong to the next date of a list
+            # ("a video game in 1989 (released in North America ... in 1991)").
+            named = [p for d, p in named_properties(sentence, s, lexicon, blocked=blocked)
+                     if schema.datatype(p) == "time"]
+            found = [p for p in named if p in time_props]
+            if found:
+                emit(si, subject, found[0], a + s, a + e, reader="words")
+                continue
+            # "Sire Records released La Isla Bonita ... on February 25, 1990": the date's property is one the
+            # subject lacks; the nearest other thing named that holds it is what the date is about.
+            holders = [x for x in ms if x.entity_id != subject.entity_id and
+                       any(st.property in named for st in statements.get(x.entity_id, ()))]
+            if holders:
+                x = min(holders, key=lambda x: abs(x.start - a - s))
+                pid = next(p for p in named if any(st.property == p for st in statements.get(x.entity_id, ())))
+                emit(si, x, pid, a + s, a + e, reader="words")
+                continue
+        if not time_props:
+            continue
+        if "types" in readers and (_next_to_class_noun(sentence, s, e, subject_classes, facts) or
+                                   _DESCRIBES.search(sentence, 0, s)):
+            best = max(sorted(time_props), key=lambda p: (p in held, class_props.get(p, 0.0), schema.usage(p)))
+            emit(si, subject, best, a + s, a + e, reader="types")
+
+
+# "X is an Ethiopian sport cyclist who ...": the words after the copula, up to a clause word, describe X.
+_DESCRIPTION = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the)\s+([^,;:()]*?)(?=\s+(?:who|which|that|by|from|with|"
+                          r"in|on|at|for|and|of|known|based|located|written|directed|produced)\b|[,;:()]|$)")
+
+
+def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> None:
+    """Lower-case names inside the subject's description (genre, occupation...): each a claim on the subject's
+    property that such values fill elsewhere in the graph (their role), when the subject holds it."""
+    m = _DESCRIPTION.search(sentence, max(0, subject.end - a))
+    if not m or m.start() - (subject.end - a) > 40:
+        return
+    lo, hi = m.start(1), m.end(1)
+    inside = sorted((w for w in weak if lo <= w[0] - a and w[1] - a <= hi), key=lambda w: w[0] - w[1])
+    chosen: list[tuple] = []
+    for w in inside:  # longest first, no overlaps
+        # a shorter claimed word inside ("novel" of "romance novel", linked as its class) does not stop it
+        if not any(c[0] < w[1] and w[0] < c[1] for c in chosen):
+            chosen.append(w)
+    for s, e, ids in chosen:
+        roles = schema.roles(ids)
+        best = max(((n, pid, eid) for eid in ids for pid, n in roles.get(eid, {}).items()
+                    if pid in held and pid != INSTANCE_OF), default=None)
+        if best:
+            emit(si, subject, best[1], s, e, best[2], reader="types")
+
+
+def _next_to_class_noun(sentence: str, s: int, e: int, classes: set[str], facts) -> bool:
+    """A date within a few words before a noun naming one of the subject's classes ("a 1994 Japanese
+    animated film", "the 2003 album")."""
+    if not classes:
+        return False
+    facts.prefetch_labels(classes)
+    heads = {(facts.label(c) or "").lower().split()[-1] for c in classes if facts.label(c)}
+    after = [w[2] for w in _words(sentence, e, len(sentence))][:WINDOW_WORDS]
+    return any(w in heads or w.rstrip("s") in heads for w in after)
