@@ -6,6 +6,7 @@ located-in/part-of/subclass hierarchy; strings are compared normalised.
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -52,17 +53,20 @@ class ClaimObject:
         return parse_quantity(self.text) if self.text else None
 
 
-class GraphFacts:
+class GraphFacts(ABC):
     """What comparisons need to know beyond the statement itself (names, hierarchy, unit labels)."""
 
+    @abstractmethod
     def names(self, eid: str) -> set[str]:  # normalised label and aliases
-        raise NotImplementedError
+        """The normalised label and aliases of `eid`."""
 
+    @abstractmethod
     def ancestors(self, eid: str) -> set[str]:  # located-in / part-of / country / subclass closure
-        raise NotImplementedError
+        """What `eid` lies in or is part of (transitively)."""
 
+    @abstractmethod
     def label(self, eid: str) -> str | None:
-        raise NotImplementedError
+        """The label of `eid`, or None."""
 
 
 def relate(obj: ClaimObject, value: Value, facts: GraphFacts) -> str:

@@ -14,6 +14,7 @@ property); C — any statement of the subject, ranked by similarity. On top of t
 """
 from __future__ import annotations
 
+from abc import abstractmethod
 from dataclasses import dataclass
 
 from kgcheck.index.model import Statement
@@ -47,11 +48,16 @@ class PropertyChoice:
 
 
 class JudgeFacts(GraphFacts):
-    def exclusivity(self, pid: str, subject: str | None = None):  # -> facts.Exclusivity
-        raise NotImplementedError
+    """What the judge needs beyond comparisons: how exclusive a property is, how well a predicate names it.
+    The class/value/profile/co-occurrence refinements are optional: without them nothing refutes through them."""
 
+    @abstractmethod
+    def exclusivity(self, pid: str, subject: str | None = None):  # -> facts.Exclusivity
+        """How single-valued `pid` is (for `subject`), and which source says so."""
+
+    @abstractmethod
     def predicate_similarity(self, predicate: str, pid: str) -> float:
-        raise NotImplementedError
+        """How well the claim's predicate text names property `pid` (0..1)."""
 
     def class_exclusivity(self, pid: str, subject: str):  # -> facts.Exclusivity | None
         return None
