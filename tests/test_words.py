@@ -127,3 +127,60 @@ def test_a_description_word_is_read_by_its_role(kg_of):
     tc = _claim(verify_text(kg2, "Dark Water is a romance novel by an unknown writer."), "romance novel")
     assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q10", "P136", "types")
     assert tc.verdict.verdict != SUPPORTED and "thriller" in _graph_values(tc)
+
+
+def test_a_date_after_the_event_word_of_a_date_property(kg_of):
+    # "air date" names P577; the sentence says "aired on": the lexicon keys the name by its event word too, since
+    # "date" ends most time properties' names (measured, GENERIC_SHARE).
+    kg2 = kg_of([prop("P31", "instance of", "wikibase-item"),
+                 prop("P577", "publication date", "time", aliases=["air date"]),
+                 prop("P571", "inception", "time", aliases=["date founded"]),
+                 entity("Q21", "Harbour Lights", "episode", claims=[("P577", time("+1990-10-30T00:00:00Z", 11))])])
+    tc = _claim(verify_text(kg2, "Harbour Lights originally aired on October 30, 1983."), "October 30, 1983")
+    assert (tc.claim.property_id, tc.reader, tc.verdict.verdict) == ("P577", "words", REFUTED)
+    assert "1990" in " ".join(tc.verdict.corrections)
+    right = _claim(verify_text(kg2, "Harbour Lights originally aired on October 30, 1990."), "October 30, 1990")
+    assert right.verdict.verdict == SUPPORTED
+
+
+def test_a_year_in_brackets_after_a_title(kg):
+    tc = _claim(verify_text(kg, "Night Train (1996) is a thriller."), "1996")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader, tc.verdict.verdict) == ("Q802", "P577", "types",
+                                                                                         REFUTED)
+    assert _claim(verify_text(kg, "Night Train (2001) is a thriller."), "2001").verdict.verdict == SUPPORTED
+
+
+def test_a_date_the_words_give_another_property_dates_the_subjects_one_event(kg_of):
+    # The journal holds only its inception; "released in" names the publication date: the year is its inception's.
+    kg2 = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P577", "publication date", "time",
+                                                                   aliases=["released"]),
+                 prop("P571", "inception", "time"),
+                 entity("Q30", "Harbour Lights", "film", claims=[("P577", time("+1990-01-01T00:00:00Z", 9))]),
+                 entity("Q31", "Annals of Tides", "journal", claims=[("P571", time("+1960-01-01T00:00:00Z", 9))])])
+    tc = _claim(verify_text(kg2, "Annals of Tides was first released in 1951."), "1951")
+    assert (tc.claim.property_id, tc.reader, tc.verdict.verdict) == ("P571", "words", REFUTED)
+    assert _claim(verify_text(kg2, "Annals of Tides was first released in 1960."), "1960").verdict.verdict == SUPPORTED
+
+
+def test_a_type_read_swap_is_refuted_only_when_the_values_are_of_a_kind(kg_of):
+    # A country for a country (same class): REFUTED with the graph's value. A name read inside the graph's value
+    # ("Greek" of "Ancient Greek"): a reading of one name, not a swap, so NOT_ENOUGH_INFO.
+    kg2 = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P17", "country", "wikibase-item"),
+                 prop("P407", "language of work", "wikibase-item"),
+                 entity("Q6256", "country"), entity("Q34770", "language"),
+                 entity("Q142", "France", claims=[("P31", item("Q6256", None))]),
+                 entity("Q40", "Austria", claims=[("P31", item("Q6256", None))]),
+                 entity("Q35497", "Ancient Greek", claims=[("P31", item("Q34770", None))]),
+                 entity("Q9129", "Greek", claims=[("P31", item("Q34770", None))]),
+                 entity("Q456", "Lyon", claims=[("P17", item("Q142", None))]),
+                 entity("Q600", "Phocais", claims=[("P407", item("Q35497", None))]),
+                 entity("Q601", "Odyssey Notes", claims=[("P407", item("Q9129", None))])] +
+                # enough subjects holding one value each for the judge to measure both properties as exclusive
+                [entity(f"Q{1000 + i}", f"Town {i}", claims=[("P17", item(("Q142", "Q40")[i % 2], None))])
+                 for i in range(30)] +
+                [entity(f"Q{2000 + i}", f"Epic {i}", claims=[("P407", item(("Q35497", "Q9129")[i % 2], None))])
+                 for i in range(30)])
+    swap = _claim(verify_text(kg2, "Lyon is a large town of Austria."), "Austria")
+    assert (swap.reader, swap.verdict.verdict) == ("types", REFUTED) and "France" in swap.verdict.corrections
+    reading = _claim(verify_text(kg2, "Phocais was an epic in Greek."), "Greek")
+    assert reading.reader == "types" and reading.verdict.verdict != REFUTED

@@ -191,7 +191,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None,
                     value_classes[v] = {st.value.entity_id for st in fetched.get(v, ()) if st.value.entity_id}
                 typed.add(subject.entity_id)
             read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classes, facts, emit, taken,
-                       set(links), readers, weak_here)
+                       set(links), readers, weak_here, lambda si=si: in_sentence.get(si, ()))
         _subject_claims(si, subject, sentence, a, ms, dates, statements.get(subject.entity_id, []), facts, emit,
                         taken, allowed, set(links))
     return sentences, claims

@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.check import Checker
 from kgcheck.verifier.control import checkpoint
+from kgcheck.verifier.text.schema import GraphSchema
 from kgcheck.verifier.text.extract import READERS, SpanClaim, extract_claims, names_property
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Verdict
 from kgcheck.verifier.formats.serialize import verdict_to_dict
@@ -185,6 +187,28 @@ def related_facts(kg, checker: Checker, text: str, subject_ids: list[str], n: in
             for score, st in chosen]
 
 
+MOSTLY = 0.5  # a majority of the value's statements
+
+
+def _swap_of_a_kind(kg, v: Verdict) -> bool:
+    """Every value the graph gives instead shares a class with the claimed one (a league for a league, a person
+    for a person) and no name holds the other's words ("Greek" / "Ancient Greek", "navy" / "German Navy" are
+    readings of one name, not a swap): then a relation guessed from the value's type is as good as a stated one."""
+    claimed = v.claim.object_id
+    others = [i for i in v.correction_ids if i and i != claimed]
+    if not claimed or not others:
+        return False
+    fetched = kg.statements_for([claimed, *others], properties=("P31",))
+    classes = {i: {st.value.entity_id for st in fetched.get(i, ()) if st.value.entity_id} for i in [claimed, *others]}
+    words = set(normalise(v.claim.object).split())
+    labels = [normalise(e.value) for e in v.evidence if e.value_id in others]
+    role = GraphSchema.of(kg).roles([claimed]).get(claimed, {})
+    # most of the claimed value's uses in the graph are as this property's value: it is a value of that kind
+    mostly_this = sum(role.values()) > 0 and role.get(v.claim.property_id, 0) / sum(role.values()) >= MOSTLY
+    return (mostly_this or all(classes[claimed] & classes[i] for i in others)) and \
+        not any(words and (words <= set(label.split()) or set(label.split()) <= words) for label in labels)
+
+
 def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, enrich: bool = False,
                 checker: Checker | None = None, properties=None, readers=frozenset(READERS)) -> TextReport:
     """Extract claims from `text`, judge each against the graph, score, and optionally fix and enrich.
@@ -226,9 +250,9 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
             notes.append(f"LLM reading not kept ({v.verdict}): {c.claim.subject} | {c.claim.predicate} | "
                          f"{c.claim.object}")
             continue
-        if c.reader == "types" and c.claim.object_id and v.verdict == REFUTED:
-            # The relation was guessed from the value's type, not stated: the graph's other value shows the
-            # claim is doubtful, not that the sentence is wrong (the sentence may mean another relation).
+        if c.reader == "types" and c.claim.object_id and v.verdict == REFUTED and not _swap_of_a_kind(kg, v):
+            # The relation was guessed from the value's type, not stated: unless the graph's value is of the same
+            # kind as the claimed one, the sentence may mean another relation; doubtful, not wrong.
             v = replace(v, verdict=NOT_ENOUGH_INFO, reason=v.reason + "; relation read from the value's type, "
                                                                         "not stated in the sentence: not refuted")
         kept.append(TextClaim(c.sentence_index, c.start, c.end, text[c.start:c.end], c.claim, v, source, c.reader))

@@ -27,6 +27,7 @@ AFTER_WORDS = 3  # or, for a date, this many after it ("in 1991 it was founded" 
 _WORD = re.compile(r"[\w][\w'’-]*")
 # "X is a 1994 film", "X was an 1880 painting": a date that opens the subject's description.
 _DESCRIBES = re.compile(r"\b(?:is|was)\s+(?:a|an|the)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_TITLE_YEAR = re.compile(r"\s*\(\s*")  # between a title and its year: "Son of Zorro (1950)"
 _CLAUSE_BREAK = re.compile(r"[;:()\[\]\"“”]|,\s+(?:and|but|while|which|who)\b")
 
 
@@ -83,9 +84,10 @@ def classes_of(eid: str, statements: dict) -> set[str]:
 
 
 def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classes, facts, emit, taken, linked,
-               readers, weak=()) -> None:
+               readers, weak=(), claims_here=lambda: ()) -> None:
     """Claims about the sentence's subject read from its words (reader "words") or the types of its values
-    (reader "types"), for mentions and dates no other reader claimed."""
+    (reader "types"), for mentions and dates no other reader claimed; `claims_here()` gives the sentence's
+    claims so far."""
     schema = GraphSchema.of(kg)
     lexicon = schema.lexicon()
     own = statements.get(subject.entity_id, [])
@@ -149,6 +151,11 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
     if "types" in readers:
         _described_as(si, subject, sentence, a, weak, held, schema, emit, taken)
     time_props = {p for p in held | set(class_props) if schema.datatype(p) == "time"}
+    held_time = {p for p in held if schema.datatype(p) == "time"}
+
+    def claimed_time(pid: str) -> bool:  # the sentence already dates this property of the subject
+        return any(c.claim.subject_id == subject.entity_id and c.claim.property_id == pid
+                   for c in claims_here())
     for s, e, _date in dates:
         if taken(a + s, a + e):
             continue
@@ -170,7 +177,16 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
                 pid = next(p for p in named if any(st.property == p for st in statements.get(x.entity_id, ())))
                 emit(si, x, pid, a + s, a + e, reader="words")
                 continue
+            # "X was released in 1998" of a subject holding one time property, not the one the words name:
+            # the sentence dates the subject's one known event (a date already claimed with it stops this).
+            if named and len(held_time) == 1 and not claimed_time(next(iter(held_time))):
+                emit(si, subject, next(iter(held_time)), a + s, a + e, reader="words")
+                continue
         if not time_props:
+            continue
+        if "types" in readers and len(held_time) == 1 and 0 <= subject.end - a <= s and \
+                _TITLE_YEAR.fullmatch(sentence, subject.end - a, s):
+            emit(si, subject, next(iter(held_time)), a + s, a + e, reader="types")  # "Son of Zorro (1950)"
             continue
         if "types" in readers and (_next_to_class_noun(sentence, s, e, subject_classes, facts) or
                                    _DESCRIBES.search(sentence, 0, s)):
