@@ -12,7 +12,9 @@ never sees it. These readers read a relation from the sentence and let the graph
   or that property is among its roles; a clear best or nothing); a lower-case name in the subject's
   description ("is an Ethiopian sport cyclist") by its role; a date opening the subject's description
   ("X is a 1994 film") or next to a noun naming the subject's class is the time property the subject
-  holds. An item claim the types reader guessed is never REFUTED (verify.py): NOT_ENOUGH_INFO.
+  holds; "Title (1950)" dates a subject that holds one time property. An item claim the types reader
+  guessed is REFUTED only when the claimed and the graph's values are of a kind (verify.py), else
+  NOT_ENOUGH_INFO. A time property named "<event> date" is also found by its event word ("aired on").
 Every threshold is a share measured in the graph (schema.py); no property or word is listed here.
 """
 from __future__ import annotations
