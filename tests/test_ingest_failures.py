@@ -180,8 +180,11 @@ def big_dump(tmp_path_factory, entity_maker) -> Path:
 
 def start_ingest(dump: Path, out: Path) -> tuple[subprocess.Popen, list[int]]:
     """A `kgcheck ingest` subprocess caught while its two workers are converting."""
+    # A shell starts background jobs with SIGINT ignored and children inherit that (then Python installs no
+    # KeyboardInterrupt handler): give the child the default a user's terminal gives it.
     proc = subprocess.Popen([sys.executable, "-m", "kgcheck.cli", "ingest", str(dump), "--out", str(out),
-                             "--workers", "2"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                             "--workers", "2"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 60
     while not glob.glob(f"{out}.building-{proc.pid}-*/parts/errors-001.jsonl"):  # both workers are up
         assert proc.poll() is None and time.time() < deadline, "ingest ended before it could be interrupted"
