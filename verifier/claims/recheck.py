@@ -22,9 +22,10 @@ import pyarrow as pa
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.bulk import batched
 from kgcheck.verifier.claims.check import Checker, CheckOptions
+from kgcheck.verifier.claims.remeasure import claims_whose_measures_may_change
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.serialize import verdict_to_dict
-from kgcheck.verifier.model import Claim
+from kgcheck.verifier.model import Claim, Verdict
 
 KEY_BATCH = 50_000
 
@@ -35,12 +36,13 @@ class RecheckSummary:
     rechecked: int = 0
     flipped: list = field(default_factory=list)  # {id, old, new}
     flips: Counter = field(default_factory=Counter)
+    measures_changed: int = 0  # re-checked because a graph-wide measure their verdict read may have moved
     seconds_diff: float = 0.0
     seconds_check: float = 0.0
 
     def to_dict(self, max_flips: int | None = None) -> dict:
         return {"results": self.results, "rechecked": self.rechecked, "flipped": len(self.flipped),
-                "flips": dict(self.flips), "seconds_diff": round(self.seconds_diff, 3),
+                "flips": dict(self.flips), "measures_changed": self.measures_changed, "seconds_diff": round(self.seconds_diff, 3),
                 "seconds_check": round(self.seconds_check, 3),
                 "flipped_claims": self.flipped[:max_flips] if max_flips is not None else self.flipped}
 
@@ -148,13 +150,17 @@ def claim_of(record: dict) -> Claim:
 
 
 def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = CheckOptions(),
-            batch_size: int = 2000) -> RecheckSummary:
+            batch_size: int = 20000) -> RecheckSummary:
     """Write `out_path`: RESULTS with the reachable claims checked again on `kg` (the new index)."""
     if os.path.abspath(out_path) == os.path.abspath(results_path):
         raise VerifierError("the output must not be the results file it re-checks")
     summary = RecheckSummary()
     started = time.monotonic()
     wanted, summary.results = claims_to_recheck(diff, results_path)
+    # Verdicts read off graph-wide measures can flip without a change to their own statements (remeasure.py).
+    moved = claims_whose_measures_may_change((rec for _, _, rec in _records(results_path)), diff.con, wanted)
+    summary.measures_changed = len(moved)
+    wanted |= moved
     summary.seconds_diff = time.monotonic() - started
     checker = Checker(kg, options=options)
     started = time.monotonic()
@@ -163,24 +169,30 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
         # claim: the claims that reach here are few and scattered, so nothing else would batch them.
         checker.facts.prefetch_predicates({r[0] for r in diff.con.execute(
             "SELECT DISTINCT k.a FROM keys k JOIN hit_claims h ON k.claim = h.claim WHERE k.kind = 'pred'").fetchall()})
+    # Gather the reachable claims first and check them together: they are few and scattered over the file, and
+    # one call per 2,000-record window would pay the checker's per-call costs (statement fetches by
+    # 50-subject chunks, exclusivity measures) once per window instead of once.
+    todo: dict[int, Claim] = {}
+    for n, (_, _, rec) in enumerate(_records(results_path)):
+        if rec is not None and rec.get("verdict") is not None and str(rec.get("id")) in wanted:
+            todo[n] = claim_of(rec)
+    fresh: dict[int, Verdict] = {}
+    for group in batched(list(todo), batch_size):
+        fresh.update(zip(group, checker.check([todo[n] for n in group])))
     tmp = f"{out_path}.tmp-{os.getpid()}"
     try:
         with open(tmp, "wb") as out:
-            for group in batched(_records(results_path), batch_size):
-                todo = [(i, claim_of(rec)) for i, (_, _, rec) in enumerate(group)
-                        if rec is not None and rec.get("verdict") is not None and str(rec.get("id")) in wanted]
-                fresh = dict(zip((i for i, _ in todo), checker.check([c for _, c in todo]))) if todo else {}
-                for i, (_, line, rec) in enumerate(group):
-                    verdict = fresh.get(i)
-                    if verdict is None:
-                        out.write(line if line.endswith(b"\n") else line + b"\n")
-                        continue
-                    summary.rechecked += 1
-                    if verdict.verdict != rec["verdict"]:
-                        summary.flips[f"{rec['verdict']}->{verdict.verdict}"] += 1
-                        summary.flipped.append({"id": rec["id"], "old": rec["verdict"], "new": verdict.verdict,
-                                                "claim": rec.get("claim")})
-                    out.write(orjson.dumps(verdict_to_dict(verdict)) + b"\n")
+            for n, (_, line, rec) in enumerate(_records(results_path)):
+                verdict = fresh.get(n)
+                if verdict is None:
+                    out.write(line if line.endswith(b"\n") else line + b"\n")
+                    continue
+                summary.rechecked += 1
+                if verdict.verdict != rec["verdict"]:
+                    summary.flips[f"{rec['verdict']}->{verdict.verdict}"] += 1
+                    summary.flipped.append({"id": rec["id"], "old": rec["verdict"], "new": verdict.verdict,
+                                            "claim": rec.get("claim")})
+                out.write(orjson.dumps(verdict_to_dict(verdict)) + b"\n")
         os.replace(tmp, out_path)
     finally:
         if os.path.exists(tmp):
