@@ -15,8 +15,11 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 @lru_cache(maxsize=200_000)
 def normalise(text: str) -> str:
     """Case-, diacritic- and punctuation-insensitive key: 'Bruxelles-Capitale' -> 'bruxelles capitale'."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    if text.isascii():  # NFKD is the identity on ASCII and it has no combining marks: skip the per-character pass
+        stripped = text
+    else:
+        decomposed = unicodedata.normalize("NFKD", text)
+        stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     joined = _JOINERS.sub("", _DETACHED_POSSESSIVE.sub("", stripped.casefold()))
     return _SPACES.sub(" ", _NON_WORD.sub(" ", joined).replace("_", " ")).strip()
 
