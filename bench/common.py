@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,3 +40,27 @@ def rss_mb() -> float:
     import psutil
 
     return psutil.Process().memory_info().rss / 2**20
+
+
+def run_property(name: str, strategy, check, examples: int, seed: int | None) -> tuple[int, int]:
+    """check(drawn value) `examples` times under hypothesis; returns (cases run, cases failed)."""
+    from hypothesis import HealthCheck, given, seed as fixed_seed, settings
+
+    ran = [0]
+
+    def case(value) -> None:
+        ran[0] += 1
+        check(value)
+
+    prop = settings(max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck))(given(strategy)(case))
+    if seed is not None:
+        prop = fixed_seed(seed)(prop)
+    started = time.time()
+    failed = 0
+    try:
+        prop()
+    except Exception:  # noqa: BLE001 - hypothesis re-raises the minimal failing case: report it
+        failed = 1
+        traceback.print_exc()
+    print(f"{name}: {ran[0]:,} cases ran in {time.time() - started:.0f} s, {failed} failed", flush=True)
+    return ran[0], failed

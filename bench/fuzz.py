@@ -12,37 +12,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-import traceback
 from pathlib import Path
+
+from common import run_property
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))  # the shared strategies live beside the tests that use them
-
-
-def run_property(name: str, strategy, check, examples: int, seed: int | None) -> tuple[int, int]:
-    """check(drawn value) `examples` times under hypothesis; returns (cases run, cases failed)."""
-    from hypothesis import HealthCheck, given, seed as fixed_seed, settings
-
-    ran = [0]
-
-    def case(value) -> None:
-        ran[0] += 1
-        check(value)
-
-    prop = settings(max_examples=examples, deadline=None, database=None, derandomize=False,
-                    suppress_health_check=list(HealthCheck))(given(strategy)(case))
-    if seed is not None:
-        prop = fixed_seed(seed)(prop)
-    started = time.time()
-    failed = 0
-    try:
-        prop()
-    except Exception:  # noqa: BLE001 - hypothesis re-raises the minimal failing case: report it
-        failed = 1
-        traceback.print_exc()
-    print(f"{name}: {ran[0]:,} cases ran in {time.time() - started:.0f} s, {failed} failed", flush=True)
-    return ran[0], failed
 
 
 def fuzz_dump(examples: int, seed: int | None) -> tuple[int, int]:

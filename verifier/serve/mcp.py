@@ -15,6 +15,7 @@ from typing import Annotated, Literal, Optional
 from pydantic import BaseModel, Field
 
 from kgcheck.verifier.errors import VerifierError
+from kgcheck.verifier.serve.models import CandidateOut, QualifierOut  # the HTTP API's shapes: the same here
 
 MAX_TEXT_CHARS = 20_000  # a few pages; longer texts belong to `kgcheck verify --file`
 MAX_CLAIMS = 1000  # the HTTP API's cap (serve/server.py)
@@ -76,23 +77,8 @@ class CheckClaimsOut(BaseModel):
     counts: dict[str, int]
 
 
-class CandidateOut(BaseModel):
-    id: str
-    label: Optional[str] = None
-    description: Optional[str] = None
-    score: float
-    matched_by: str
-    matched_text: str = ""
-
-
 class LookupOut(BaseModel):
     candidates: list[CandidateOut]
-
-
-class QualifierOut(BaseModel):
-    property: str
-    property_label: Optional[str] = None
-    value: str
 
 
 class StatementOut(BaseModel):
