@@ -179,7 +179,8 @@ class GraphSchema:
                     # name is also keyed by its event word when its last word is a generic time noun.
                     generic = self._generic_time_nouns(names)
                     for name in names:
-                        if len(name.words) > 1 and name.words[-1] in generic and len("".join(name.words[:-1])) >= 3:
+                        if len(name.words) > 1 and name.words[-1] in generic and len("".join(name.words[:-1])) >= 3 \
+                                and self._datatypes.get(name.pid) == "time":
                             lex[name.words[-2]].append(PropertyName(name.pid, name.words[:-1]))
                     self._lexicon = dict(lex)
         return self._lexicon
