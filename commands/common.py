@@ -34,6 +34,11 @@ def domain_errors() -> tuple[type[Exception], ...]:
     return tuple(errors)
 
 
+def _out_of_memory(exc: BaseException) -> bool:
+    """DuckDB's OutOfMemoryException, recognised without importing duckdb into the CLI layer."""
+    return type(exc).__module__.split(".")[0] in ("duckdb", "_duckdb") and "OutOfMemory" in type(exc).__name__
+
+
 def handle_errors(fn):
     """Map domain errors to a one-line message and exit code 1; Ctrl-C to 130."""
 
@@ -55,6 +60,13 @@ def handle_errors(fn):
             else:
                 message = f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc)
             click.echo(f"kgcheck: error: {message}", err=True)
+            sys.exit(1)
+        except Exception as exc:
+            if not _out_of_memory(exc):
+                raise
+            # DuckDB's operators that cannot spill stop at the memory limit: say which setting moves it.
+            click.echo("kgcheck: error: DuckDB ran out of memory at its limit (index and build: `--memory`): "
+                       f"raise it, or give --temp-dir a disk with room ({str(exc).splitlines()[0]})", err=True)
             sys.exit(1)
 
     return wrapper

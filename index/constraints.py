@@ -59,25 +59,35 @@ def build_property_stats(con) -> int:
         WITH usable AS (
             SELECT subject, property, statement_id, rank, value_text FROM statements
             WHERE rank <> 'deprecated' AND snaktype = 'value'),
+        -- Plain DISTINCT + count(*), not count(DISTINCT ...): DuckDB spills the former to disk, not the latter
+        -- (a 5M-entity graph ran out of a 2 GB limit here).
         per_subject AS (
-            SELECT property, subject, count(DISTINCT value_text) AS n_values,
-                   bool_or(rank = 'preferred') AS has_preferred FROM usable GROUP BY property, subject),
+            SELECT property, subject, count(value_text) AS n_values, bool_or(has_preferred) AS has_preferred FROM (
+                SELECT property, subject, value_text, bool_or(rank = 'preferred') AS has_preferred FROM usable
+                GROUP BY property, subject, value_text)
+            GROUP BY property, subject),
+        -- An order-free fingerprint of a statement's separator qualifiers (sum of hashes: spillable, unlike an
+        -- ordered string_agg); statements with equal qualifier values get equal stamps.
         stamps AS (
-            SELECT q.subject, q.statement_id, string_agg(q.property || '=' || coalesce(q.value_text, ''), ';'
-                   ORDER BY q.property, q.value_text) AS stamp
+            SELECT q.subject, q.statement_id, sum(hash(q.property || '=' || coalesce(q.value_text, ''))::HUGEINT)
+                   AS stamp
             FROM qualifiers q WHERE q.property IN ({separators}) GROUP BY q.subject, q.statement_id),
-        best AS (
-            SELECT u.property, u.subject, coalesce(st.stamp, '') AS stamp, count(DISTINCT u.value_text) AS n_best
+        best_values AS (
+            SELECT DISTINCT u.property, u.subject, coalesce(st.stamp, 0) AS stamp, u.value_text
             FROM usable u JOIN per_subject p USING (property, subject)
             LEFT JOIN stamps st ON st.subject = u.subject AND st.statement_id = u.statement_id
-            WHERE u.rank = 'preferred' OR NOT p.has_preferred
-            GROUP BY u.property, u.subject, coalesce(st.stamp, '')),
+            WHERE u.rank = 'preferred' OR NOT p.has_preferred),
+        best AS (
+            SELECT property, subject, stamp, count(value_text) AS n_best FROM best_values GROUP BY property, subject, stamp),
         best_multi AS (
-            SELECT property, count(DISTINCT subject) AS n FROM best WHERE n_best > 1 GROUP BY property),
+            SELECT property, count(*) AS n FROM (SELECT DISTINCT property, subject FROM best WHERE n_best > 1)
+            GROUP BY property),
         dated AS (
-            SELECT s.property, count(DISTINCT s.statement_id) AS n_dated FROM statements s
-            JOIN qualifiers q ON q.subject = s.subject AND q.statement_id = s.statement_id
-            WHERE q.property IN ({separators}) GROUP BY s.property),
+            SELECT property, count(*) AS n_dated FROM (
+                SELECT DISTINCT s.property, s.statement_id FROM statements s
+                JOIN qualifiers q ON q.subject = s.subject AND q.statement_id = s.statement_id
+                WHERE q.property IN ({separators}))
+            GROUP BY property),
         totals AS (SELECT property, count(*) AS n_statements FROM statements GROUP BY property)
         SELECT p.property, count(*) AS subjects, sum(CASE WHEN n_values > 1 THEN 1 ELSE 0 END) AS multi_subjects,
                1.0 - sum(CASE WHEN n_values > 1 THEN 1 ELSE 0 END) / count(*) AS functionality,

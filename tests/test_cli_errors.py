@@ -84,6 +84,20 @@ def test_index_errors(nowhere, plain_dir, mini_index):
           "group 'kgcheck.embedders')")
 
 
+def test_index_out_of_duckdb_memory_is_one_line_naming_the_setting(mini_index, monkeypatch):
+    import duckdb
+
+    from kgcheck.index import build
+
+    def out_of_memory(*args, **kwargs):  # what a non-spilling operator raises at the limit (seen at 5M entities)
+        raise duckdb.OutOfMemoryException("Out of Memory Error: could not allocate block of size 256.0 KiB\nmore")
+
+    monkeypatch.setattr(build, "build_index", out_of_memory)
+    fails(run("index", str(mini_index), *FAKE, "--quiet"),
+          "DuckDB ran out of memory at its limit (index and build: `--memory`): raise it, or give --temp-dir a disk "
+          "with room (Out of Memory Error: could not allocate block of size 256.0 KiB)")
+
+
 # ---------------------------------------------------------------- lookup / show (reading an index)
 
 def test_lookup_errors(nowhere, plain_dir, mini_index, mini_kg_dir, monkeypatch):
