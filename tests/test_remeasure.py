@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import duckdb
 
-from kgcheck.verifier.claims.remeasure import claims_whose_measures_may_change
+from kgcheck.verifier.claims.remeasure import measure_gate
 
 RESULTS = [
     {"id": "author-measured", "exclusivity": "measured", "property_ids": ["P50"]},
@@ -22,6 +22,11 @@ def _diff(*changes: tuple[str, str]) -> duckdb.DuckDBPyConnection:
     for i, (pid, change) in enumerate(changes):
         con.execute("INSERT INTO changed_statements VALUES (?, 'Q1', ?, NULL, NULL, ?)", [f"s{i}", pid, change])
     return con
+
+
+def claims_whose_measures_may_change(records, con, skip: set[str]) -> set[str]:
+    may_move = measure_gate(con)
+    return {str(r["id"]) for r in records if r is not None and str(r["id"]) not in skip and may_move(r)}
 
 
 def test_a_value_changed_elsewhere_moves_only_that_propertys_measures():

@@ -22,7 +22,7 @@ import pyarrow as pa
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.bulk import batched
 from kgcheck.verifier.claims.check import Checker, CheckOptions
-from kgcheck.verifier.claims.remeasure import claims_whose_measures_may_change
+from kgcheck.verifier.claims.remeasure import measure_gate
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.serialize import verdict_to_dict
 from kgcheck.verifier.model import Claim, Verdict
@@ -101,9 +101,11 @@ UNION SELECT k.claim FROM keys k JOIN changed_texts t ON k.kind = 'text' AND k.a
 """
 
 
-def claims_to_recheck(diff, results_path: str) -> tuple[set[str], int]:
-    """Ids of the results whose keys meet a change, and the number of results read."""
+def claims_to_recheck(diff, results_path: str) -> tuple[set[str], set[str], int]:
+    """Ids of the results whose keys meet a change; ids of those whose verdict read a graph-wide measure the diff
+    may have moved (remeasure.py); the number of results read."""
     con = diff.con
+    may_move, measured = measure_gate(con), set()
     con.execute("CREATE OR REPLACE TABLE keys (claim VARCHAR, kind VARCHAR, a VARCHAR, b VARCHAR)")
     # The diff keeps raw label texts; claims are keyed by the normalised form the label index uses.
     con.execute("CREATE OR REPLACE TABLE changed_texts (text VARCHAR)")
@@ -127,6 +129,8 @@ def claims_to_recheck(diff, results_path: str) -> tuple[set[str], int]:
         if record is None or record.get("verdict") is None or not record.get("id"):
             continue
         n += 1
+        if may_move(record):
+            measured.add(str(record["id"]))
         for kind, a, b in result_keys(record):
             cols["claim"].append(str(record["id"]))
             cols["kind"].append(kind)
@@ -137,7 +141,7 @@ def claims_to_recheck(diff, results_path: str) -> tuple[set[str], int]:
     if cols["claim"]:
         flush()
     con.execute(f"CREATE OR REPLACE TABLE hit_claims AS {_HIT}")
-    return {r[0] for r in con.execute("SELECT claim FROM hit_claims").fetchall()}, n
+    return {r[0] for r in con.execute("SELECT claim FROM hit_claims").fetchall()}, measured, n
 
 
 def claim_of(record: dict) -> Claim:
@@ -156,10 +160,9 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
         raise VerifierError("the output must not be the results file it re-checks")
     summary = RecheckSummary()
     started = time.monotonic()
-    wanted, summary.results = claims_to_recheck(diff, results_path)
     # Verdicts read off graph-wide measures can flip without a change to their own statements (remeasure.py).
-    moved = claims_whose_measures_may_change((rec for _, _, rec in _records(results_path)), diff.con, wanted)
-    summary.measures_changed = len(moved)
+    wanted, moved, summary.results = claims_to_recheck(diff, results_path)
+    summary.measures_changed = len(moved - wanted)
     wanted |= moved
     summary.seconds_diff = time.monotonic() - started
     checker = Checker(kg, options=options)

@@ -13,8 +13,6 @@ measures themselves on both indexes costs as much as re-checking (measured: benc
 """
 from __future__ import annotations
 
-from typing import Iterable
-
 # `exclusivity` values of a result that came from measuring the graph ("constraint" and "closed-world" did not).
 MEASURED = frozenset({"measured", "class", "value", "profile", "co-occurrence", "none"})
 CLASS_PROPERTIES = ("P31", "P279")  # instance of, subclass of: what the by-class measures group subjects by
@@ -30,14 +28,12 @@ def measure_inputs_changed(con) -> tuple[set[str], bool]:
     return properties, held_changed or bool(properties & set(CLASS_PROPERTIES))
 
 
-def claims_whose_measures_may_change(records: Iterable[dict | None], con, skip: set[str]) -> set[str]:
-    """Ids of the results (not in `skip`) whose verdict read a graph-wide measure that the diff may have moved."""
+def measure_gate(con):
+    """A test of one result: did its verdict read a graph-wide measure that the diff may have moved?"""
     properties, everything = measure_inputs_changed(con)
-    out = set()
-    for rec in records:
-        if rec is None or rec.get("exclusivity") not in MEASURED or str(rec.get("id")) in skip:
-            continue
+
+    def may_move(rec: dict) -> bool:
         pids = rec.get("property_ids") or ()
-        if pids and (everything or pids[0] in properties):
-            out.add(str(rec["id"]))
-    return out
+        return rec.get("exclusivity") in MEASURED and bool(pids) and (everything or pids[0] in properties)
+
+    return may_move

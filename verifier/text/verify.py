@@ -191,22 +191,24 @@ MOSTLY = 0.5  # a majority of the value's statements
 
 
 def _swap_of_a_kind(kg, v: Verdict) -> bool:
-    """Every value the graph gives instead shares a class with the claimed one (a league for a league, a person
-    for a person) and no name holds the other's words ("Greek" / "Ancient Greek", "navy" / "German Navy" are
+    """The claimed value mostly fills this property in the graph, or every value the graph gives instead shares a
+    class with it (a league for a league, a person for a person); and no name holds the other's words ("Greek" / "Ancient Greek", "navy" / "German Navy" are
     readings of one name, not a swap): then a relation guessed from the value's type is as good as a stated one."""
     claimed = v.claim.object_id
     others = [i for i in v.correction_ids if i and i != claimed]
     if not claimed or not others:
         return False
-    fetched = kg.statements_for([claimed, *others], properties=("P31",))
-    classes = {i: {st.value.entity_id for st in fetched.get(i, ()) if st.value.entity_id} for i in [claimed, *others]}
     words = set(normalise(v.claim.object).split())
-    labels = [normalise(e.value) for e in v.evidence if e.value_id in others]
+    for label in (set(normalise(e.value).split()) for e in v.evidence if e.value_id in others):
+        if words and (words <= label or label <= words):
+            return False
     role = GraphSchema.of(kg).roles([claimed]).get(claimed, {})
     # most of the claimed value's uses in the graph are as this property's value: it is a value of that kind
-    mostly_this = sum(role.values()) > 0 and role.get(v.claim.property_id, 0) / sum(role.values()) >= MOSTLY
-    return (mostly_this or all(classes[claimed] & classes[i] for i in others)) and \
-        not any(words and (words <= set(label.split()) or set(label.split()) <= words) for label in labels)
+    if role and role.get(v.claim.property_id, 0) / sum(role.values()) >= MOSTLY:
+        return True
+    fetched = kg.statements_for([claimed, *others], properties=("P31",))
+    classes = {i: {st.value.entity_id for st in fetched.get(i, ()) if st.value.entity_id} for i in [claimed, *others]}
+    return all(classes[claimed] & classes[i] for i in others)
 
 
 def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, enrich: bool = False,

@@ -26,6 +26,7 @@ from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, MIN_VALUE_
 MIN_ROLE_STATEMENTS = 1  # one statement with m as its value already says what m is for
 WINDOW_WORDS = 5  # property words at most this many words before the value ("was directed by X")
 AFTER_WORDS = 3  # or, for a date, this many after it ("in 1991 it was founded" is rarer: kept short)
+_FUNCTION_STEMS = frozenset(stem(f) for f in FUNCTION_WORDS)  # what may sit inside a name's words
 _WORD = re.compile(r"[\w][\w'’-]*")
 # "X is a 1994 film", "X was an 1880 painting": a date that opens the subject's description.
 _DESCRIBES = re.compile(r"\b(?:is|was)\s+(?:a|an|the)\s+(?:\w+\s+)?$", re.IGNORECASE)
@@ -72,7 +73,7 @@ def _ends_at(words: tuple[str, ...], stems: list[str], k: int) -> bool:
     i = k
     for w in reversed(words):
         while i >= 0 and stems[i] != w:
-            if stems[i] not in {stem(f) for f in FUNCTION_WORDS} and i != k:
+            if stems[i] not in _FUNCTION_STEMS and i != k:
                 return False
             i -= 1
         if i < 0:
