@@ -77,16 +77,22 @@ def make_edited_dump(src: Path, out: Path, fraction: float, seed: int) -> dict:
     return counts
 
 
-def build(dump: Path, out: str, reuse: list[str]) -> float:
+def build(dump: Path, out: str, reuse: list[str]) -> tuple[float, bool]:
+    """Ingest and index `dump` into `out` unless a current build is there (an index of an older schema is
+    indexed again); seconds, and whether anything was built."""
     from kgcheck.index.build import build_index
+    from kgcheck.index.manifest import INDEX_SCHEMA_VERSION
     from kgcheck.ingest.pipeline import IngestOptions, ingest
 
     t = time.monotonic()
-    if not os.path.isfile(os.path.join(out, "manifest.json")) or "index" not in open(
-            os.path.join(out, "manifest.json")).read():
+    path = os.path.join(out, "manifest.json")
+    info = json.load(open(path)).get("index") if os.path.isfile(path) else None
+    if info is not None and info.get("index_schema_version") == INDEX_SCHEMA_VERSION:
+        return time.monotonic() - t, False
+    if not os.path.isfile(path):
         ingest(str(dump), out, IngestOptions(quiet=True, workers=1))
-        build_index(out, reuse=[r for r in reuse if os.path.isdir(r)], quiet=True)
-    return time.monotonic() - t
+    build_index(out, reuse=[r for r in reuse if os.path.isdir(r)], quiet=True)
+    return time.monotonic() - t, True
 
 
 def full_check(index: str, claims: Path, out: str) -> float:
@@ -102,9 +108,11 @@ def full_check(index: str, claims: Path, out: str) -> float:
     return time.monotonic() - t
 
 
-def verdicts(path: str) -> dict[str, str]:
+def verdicts(path: str, detail: bool = False) -> dict[str, object]:
+    """Per claim id its verdict, or with `detail` (verdict, exclusivity, confidence, reason)."""
     with open(path, "rb") as fh:
-        return {r["id"]: r["verdict"] for r in map(json.loads, fh)}
+        return {r["id"]: (r["verdict"], r.get("exclusivity"), r.get("confidence"), r.get("reason")) if detail
+                else r["verdict"] for r in map(json.loads, fh)}
 
 
 def cli(*args: str) -> tuple[float, str]:
@@ -134,9 +142,11 @@ def main() -> None:
         print(f"edited {counts['edited']:,} of {counts['statements']:,} statements "
               f"({counts['edited'] / counts['statements']:.2%})", flush=True)
     old, new = str(work / "old"), str(work / "new")
-    print(f"build old {build(src, old, ['/work/indexes/wd50k-ow']):.0f} s, "
-          f"new {build(edited, new, [old]):.0f} s", flush=True)
+    (t_old, built_old), (t_new, _) = build(src, old, ['/work/indexes/wd50k-ow']), build(edited, new, [old])
+    print(f"build old {t_old:.0f} s, new {t_new:.0f} s", flush=True)
     before_path = str(work / "old.jsonl")
+    if built_old and os.path.isfile(before_path):
+        os.unlink(before_path)  # results of an older build: check OLD again
     if not os.path.isfile(before_path):
         print(f"check claims-dev on OLD: {full_check(old, claims, before_path):.1f} s", flush=True)
 
@@ -167,6 +177,10 @@ def main() -> None:
     changed = [i for i in full if full[i] != before.get(i)]
     print(f"full check on NEW differs from OLD on {len(changed):,} claims; the re-checked file differs from the "
           f"full check on {len(missed):,} claims" + (f" (e.g. {', '.join(missed[:10])})" if missed else ""), flush=True)
+    full_d, partial_d = (verdicts(str(work / n), detail=True) for n in ("new-full.jsonl", "new-recheck.jsonl"))
+    stale = [i for i in full_d if full_d[i] != partial_d.get(i)]
+    print(f"same verdict but another exclusivity, confidence or reason (counts quoted in the reason that moved "
+          f"without crossing a threshold): {len(stale):,} claims", flush=True)
 
     # Cold: each as its own CLI process, as an operator runs them (model load in both).
     c_full, _ = cli("check", str(claims), "--index", new, "-o", str(work / "cli-full.jsonl"), "--no-resume", "--quiet")

@@ -3,6 +3,11 @@ with `kgcheck ingest` + `kgcheck index`, per stage wall time, peak RSS and disk;
 search_entities p50/p99 on claims-dev, as ratios to the same figures on the 1x dump.
 
     nice python bench/scale.py --entities 1000000 [--work /work/indexes/h6-scale] [--embed none]
+    nice python bench/scale.py --entities 5000000 --reindex   # keep each size's ingest, redo the index stage
+
+--reindex reuses an earlier run's ingested directory (the dump may be gone): only `kgcheck index` is run
+and timed again, then the queries; the ingest figures are then the earlier run's (not re-measured).
+--queries-only reuses the built indexes as they are and measures the queries alone.
 
 Replica k > 0 of item Qn is Q(n + k*10^9), every item reference and statement id shifted alike, and its
 labels, aliases and descriptions prefixed "r<k> " (so claims-dev, about replica 0, keeps its namesakes
@@ -113,16 +118,23 @@ def run(size: int, args, claims: list[dict]) -> dict:
     work = os.path.join(args.work, f"n{size}")
     os.makedirs(work, exist_ok=True)
     dump, index = os.path.join(work, "dump.json"), os.path.join(work, "index")
-    t = time.monotonic()
-    n = make_dump(args.dump, dump, size) if not os.path.isfile(dump) else None
-    out = {"entities": n, "dump_mb": round(os.path.getsize(dump) / 2**20, 1), "make_dump_s": round(time.monotonic() - t, 1)}
     cli = [sys.executable, "-m", "kgcheck.cli"]
-    if os.path.isdir(index):
-        import shutil
+    if (args.reindex or args.queries_only) and os.path.isfile(os.path.join(index, "manifest.json")):
+        out = {"reindexed": True, "ingest": "not re-run (--reindex): see the earlier run"}
+    else:
+        t = time.monotonic()
+        n = make_dump(args.dump, dump, size) if not os.path.isfile(dump) else None
+        out = {"entities": n, "dump_mb": round(os.path.getsize(dump) / 2**20, 1),
+               "make_dump_s": round(time.monotonic() - t, 1)}
+        if os.path.isdir(index):
+            import shutil
 
-        shutil.rmtree(index)
-    out["ingest"] = timed(cli + ["ingest", dump, "--out", index, "--quiet"])
-    out["index"] = timed(cli + ["index", index, "--quiet", "--embed", args.embed, "--memory", args.memory])
+            shutil.rmtree(index)
+        out["ingest"] = timed(cli + ["ingest", dump, "--out", index, "--quiet"])
+    if args.queries_only:
+        out["index"] = {"wall_s": None, "note": "not re-run (--queries-only)"}
+    else:
+        out["index"] = timed(cli + ["index", index, "--quiet", "--embed", args.embed, "--memory", args.memory])
     with open(os.path.join(index, "manifest.json"), encoding="utf-8") as fh:
         manifest = json.load(fh)
     out["entities"] = manifest["counts"]["entities"]
@@ -130,7 +142,7 @@ def run(size: int, args, claims: list[dict]) -> dict:
     out["index"]["stages_s"] = manifest["index"]["stage_seconds"]
     out["disk"] = disk(index)
     out["queries"] = query_figures(index, claims, work)
-    if not args.keep_dump:
+    if not args.keep_dump and os.path.isfile(dump):
         os.remove(dump)
     return out
 
@@ -144,6 +156,8 @@ def main() -> None:
     ap.add_argument("--memory", default="2GB")
     ap.add_argument("--claims", type=int, default=2000)
     ap.add_argument("--keep-dump", action="store_true")
+    ap.add_argument("--reindex", action="store_true", help="reuse each size's ingested directory; time the index stage")
+    ap.add_argument("--queries-only", action="store_true", help="reuse each size's index; time the queries only")
     args = ap.parse_args()
     need_shared(args.dump if isinstance(args.dump, type(SHARED)) else SHARED / "bench")
     with open(SHARED / "bench" / "claims-dev.jsonl", encoding="utf-8") as fh:
@@ -158,7 +172,8 @@ def main() -> None:
             "claims_per_s": round(q["claims_per_s"] / bq["claims_per_s"], 3),
             "search_p50": round(q["search_p50_ms"] / bq["search_p50_ms"], 3),
             "search_p99": round(q["search_p99_ms"] / bq["search_p99_ms"], 3),
-            "index_over_ingest_wall": round(r["index"]["wall_s"] / r["ingest"]["wall_s"], 3),
+            "index_over_ingest_wall": round(r["index"]["wall_s"] / r["ingest"]["wall_s"], 3)
+            if isinstance(r["ingest"], dict) and r["index"]["wall_s"] else None,
         }
         results[str(size)] = r
         print(json.dumps({str(size): r}), flush=True)

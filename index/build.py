@@ -19,6 +19,7 @@ from kgcheck.ingest.tables import quote
 from kgcheck.ingest.writer import MANIFEST, open_database
 
 from .constraints import build_property_constraints, build_property_stats
+from .measures import MEASURE_TABLES, build_holder_best, build_measures
 from .encode import EMBED_CHOICES, LocalEncoder, encode_entity_texts, entity_text_sql, write_property_vectors
 from .manifest import INDEX_SCHEMA_VERSION, VECTORS_DIR, read_manifest
 from .text import normalise_array
@@ -81,7 +82,7 @@ def _property_rows(con) -> list[tuple[str, str, str]]:
 
 
 def _build_object_table(con, directory: str) -> int:
-    """statements_by_object: (entity_id, subject, statement_order, property) sorted by entity_id in its own
+    """statements_by_object: (entity_id, subject, statement_order, property, rank) sorted by entity_id in its own
     Parquet file: the reverse-lookup index, not a copy. (subject, statement_order) is the statements' sort
     key, so the rows it points to are fetched by sorted access; the statement id, a near-random string,
     made the file 4.5x bigger on wd50k.)"""
@@ -90,7 +91,7 @@ def _build_object_table(con, directory: str) -> int:
                              "SELECT 'VIEW' FROM duckdb_views() WHERE view_name = $n", {"n": OBJECT_TABLE}).fetchall():
         con.execute(f"DROP {kind} {OBJECT_TABLE}")
     con.execute(
-        "COPY (SELECT entity_id, subject, statement_order, property FROM statements WHERE entity_id IS NOT NULL "
+        "COPY (SELECT entity_id, subject, statement_order, property, rank FROM statements WHERE entity_id IS NOT NULL "
         f"ORDER BY entity_id, subject) TO '{target}' (FORMAT parquet, COMPRESSION zstd, "
         f"ROW_GROUP_SIZE {LOOKUP_ROW_GROUP})")
     con.execute(f"CREATE VIEW {OBJECT_TABLE} AS SELECT * FROM read_parquet('{OBJECT_TABLE}.parquet')")
@@ -179,7 +180,10 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
             t = time.time()
             ensure_views(con, directory, TABLES)
             n_objects = _build_object_table(con, directory)
+            build_holder_best(con)
             n_props = build_property_stats(con)
+            n_measures = build_measures(con, directory)
+            con.execute("DROP TABLE holder_best")
             n_constraints = build_property_constraints(con)
             con.execute("CHECKPOINT")
             stage["tables"] = time.time() - t
@@ -221,6 +225,8 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
         "layout": {
             "tables": "the ingest's sorted Parquet files, read in place through views in kg.duckdb",
             OBJECT_TABLE: f"{OBJECT_TABLE}.parquet sorted by entity_id (view in kg.duckdb)",
+            "measures": {name: f"{name}.parquet sorted by property and key (index/measures.py)"
+                         for name in MEASURE_TABLES},
             "lookup": f"{LOOKUP_DB}: label_index (by norm, id) and entities (by id)",
             "entity_vectors": [f"{VECTORS_DIR}/{s}" for s in info["entity_shards"]],
             "entity_texts": f"{VECTORS_DIR}/texts.sqlite (FAISS row -> text)",
@@ -230,7 +236,7 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
         "embed": {"texts": settings.embed, "min_sitelinks": settings.embed_min_sitelinks},
         "counts": {"entity_vectors": info["entity_vectors"], "property_vectors": len(prop_rows),
                    "label_index": n_labels, OBJECT_TABLE: n_objects, "property_stats": n_props,
-                   "property_constraints": n_constraints},
+                   "property_constraints": n_constraints, **n_measures},
         "embeddings": {"reused": stats.reused, "encoded": stats.encoded,
                        "encode_seconds": round(stats.seconds, 3)},
         "stage_seconds": {k: round(v, 3) for k, v in stage.items()},

@@ -50,38 +50,21 @@ def build_property_stats(con) -> int:
     """property_stats(property, subjects, multi_subjects, functionality, dated_share, best_multi_subjects).
 
     multi_subjects / functionality: subjects with several distinct non-deprecated values (kept for
-    readers of older indexes); best_multi_subjects: subjects that break a single-best-value reading.
+    readers of older indexes); best_multi_subjects: subjects that break a single-best-value reading
+    (from the TEMP table holder_best, index/measures.py, which must exist).
     """
     separators = ", ".join(f"'{p}'" for p in TIME_SEPARATORS)
     con.execute("DROP TABLE IF EXISTS property_stats")
     con.execute(f"""
         CREATE TABLE property_stats AS
-        WITH usable AS (
-            SELECT subject, property, statement_id, rank, value_text FROM statements
-            WHERE rank <> 'deprecated' AND snaktype = 'value'),
         -- Plain DISTINCT + count(*), not count(DISTINCT ...): DuckDB spills the former to disk, not the latter
         -- (a 5M-entity graph ran out of a 2 GB limit here).
-        per_subject AS (
-            SELECT property, subject, count(value_text) AS n_values, bool_or(has_preferred) AS has_preferred FROM (
-                SELECT property, subject, value_text, bool_or(rank = 'preferred') AS has_preferred FROM usable
-                GROUP BY property, subject, value_text)
+        WITH per_subject AS (
+            SELECT property, subject, count(value_text) AS n_values FROM (
+                SELECT DISTINCT property, subject, value_text FROM statements
+                WHERE rank <> 'deprecated' AND snaktype = 'value')
             GROUP BY property, subject),
-        -- An order-free fingerprint of a statement's separator qualifiers (sum of hashes: spillable, unlike an
-        -- ordered string_agg); statements with equal qualifier values get equal stamps.
-        stamps AS (
-            SELECT q.subject, q.statement_id, sum(hash(q.property || '=' || coalesce(q.value_text, ''))::HUGEINT)
-                   AS stamp
-            FROM qualifiers q WHERE q.property IN ({separators}) GROUP BY q.subject, q.statement_id),
-        best_values AS (
-            SELECT DISTINCT u.property, u.subject, coalesce(st.stamp, 0) AS stamp, u.value_text
-            FROM usable u JOIN per_subject p USING (property, subject)
-            LEFT JOIN stamps st ON st.subject = u.subject AND st.statement_id = u.statement_id
-            WHERE u.rank = 'preferred' OR NOT p.has_preferred),
-        best AS (
-            SELECT property, subject, stamp, count(value_text) AS n_best FROM best_values GROUP BY property, subject, stamp),
-        best_multi AS (
-            SELECT property, count(*) AS n FROM (SELECT DISTINCT property, subject FROM best WHERE n_best > 1)
-            GROUP BY property),
+        best_multi AS (SELECT property, count(*) AS n FROM holder_best WHERE n_best > 1 GROUP BY property),
         dated AS (
             SELECT property, count(*) AS n_dated FROM (
                 SELECT DISTINCT s.property, s.statement_id FROM statements s

@@ -10,7 +10,7 @@ import os
 
 from kgcheck.ingest.writer import MANIFEST, SCHEMA_VERSION
 
-INDEX_SCHEMA_VERSION = 2  # 2: tables read in place, lookup.sqlite, sharded vectors, texts.sqlite
+INDEX_SCHEMA_VERSION = 3  # 2: tables read in place, lookup.sqlite, sharded vectors, texts.sqlite; 3: measure tables
 
 
 class IndexError_(Exception):

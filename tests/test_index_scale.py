@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kgcheck.index.manifest import INDEX_SCHEMA_VERSION
 from kgcheck.index.embed import FakeEmbedder
 from kgcheck.index.text import normalise, normalise_array
 
@@ -112,7 +113,7 @@ def test_cli_index_settings(mini_kg_dir, tmp_path, monkeypatch):
     assert res.exit_code == 0, res.output
     info = json.loads(res.output)["index"]
     assert info["embed"] == {"texts": "none", "min_sitelinks": 0} and info["counts"]["entity_vectors"] == 0
-    assert info["index_schema_version"] == 2
+    assert info["index_schema_version"] == INDEX_SCHEMA_VERSION
     assert not (copy / "label_index").exists() and (copy / "statements_by_object.parquet").is_file()
     res = runner.invoke(cli.main, ["index", str(copy), "--embed", "everything"])
     assert res.exit_code == 2

@@ -151,14 +151,28 @@ def test_cooccurrence_expectation_decides():
 
     holders = {"US": frozenset({f"f{i}" for i in range(40)}), "UK": frozenset({f"f{i}" for i in range(20)}),
                "SU": frozenset({f"g{i}" for i in range(20)}), "RU": frozenset({"g0"})}
+    asked = []
+
+    def check(claimed, share, subject="f39", held=("US",)):
+        def others(v):
+            return len(holders.get(v, frozenset()) - {subject})
+
+        def observe(z):
+            asked.append(z)
+            return sum(len((holders[x] - {subject}) & holders[z]) for x in held)
+
+        return cooccurrence({x: others(x) for x in held}, {z: others(z) for z in claimed}, 60, share, observe)
+
     # E = 39 * 20 * (1/3) / 60 = 4.3 >= 3 other subjects expected, none seen: exclusive in practice.
-    never = cooccurrence(holders, "f39", ["US"], ["SU"], 60, 1 / 3)
+    never = check(["SU"], 1 / 3)
     assert never.exclusive and never.observed == 0 and never.expected >= MIN_EXPECTED and never.held == "US"
-    assert not cooccurrence(holders, "f39", ["US"], ["UK"], 60, 1 / 3).exclusive  # seen together 19 times
-    assert not cooccurrence(holders, "f39", ["US"], ["RU"], 60, 1 / 3).exclusive  # rare: E = 0.2, silence says little
-    assert not cooccurrence(holders, "f39", ["US"], ["SU"], 60, 0.05).exclusive  # few many-valued subjects: E < 3
-    assert not cooccurrence(holders, "f39", ["US"], ["SU", "UK"], 60, 1 / 3).exclusive  # one reading co-occurs
-    assert cooccurrence(holders, "f39", ["US"], ["nowhere"], 60, 1 / 3) is None  # not a value of the property
+    assert not check(["UK"], 1 / 3).exclusive  # seen together 19 times
+    asked.clear()
+    rare = check(["RU"], 1 / 3)  # rare: E = 0.2, silence says little — and nothing is counted
+    assert not rare.exclusive and rare.observed is None and asked == [] and "too few" in rare.detail
+    assert not check(["SU"], 0.05).exclusive  # few many-valued subjects: E < 3
+    assert not check(["SU", "UK"], 1 / 3).exclusive  # one reading co-occurs
+    assert check(["nowhere"], 1 / 3) is None  # not a value of the property
 
 
 def test_a_value_never_seen_beside_the_graphs_refutes_on_a_multi_valued_property(kg_of):
@@ -215,19 +229,6 @@ def test_functionality_measured_among_the_subjects_class_and_among_holders_of_it
     assert team.verdict == REFUTED and team.exclusivity == "value" and team.correction_ids == ("Q145",)
     assert "of the 29 other subjects with United Kingdom hold several values" in team.reason
     assert not facts.value_exclusivity("P17", "Q4025", ["Q159"]).exclusive  # Russia often comes with another
-
-
-def test_a_class_too_small_to_measure_hands_over_to_its_superclass():
-    from kgcheck.verifier.claims.byclass import PropertyByClass
-
-    rows = [(f"a{i}", 1, "A") for i in range(3)] + [(f"b{i}", 1, "B") for i in range(30)] + [("c", 2, "C")]
-    parents = {"A": frozenset({"Club"}), "B": frozenset({"Club"})}
-    by_class = PropertyByClass.from_rows(rows, parents)
-    assert [s.cls for s in by_class.measured("b0", 20)] == ["B"]  # its own class is measured: no pooling
-    pooled = by_class.measured("a0", 20)  # A has 3 subjects: Club counts A's and B's, 33
-    assert [(s.cls, s.subjects, s.several) for s in pooled] == [("Club", 33, 0)]
-    assert by_class.shares["B"].subjects == 30  # direct counts stay direct
-    assert by_class.measured("c", 20) == [] and PropertyByClass.from_rows(rows).measured("a0", 20) == []
 
 
 def test_functionality_measured_among_subjects_sharing_another_property(kg_of):

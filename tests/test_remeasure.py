@@ -1,6 +1,8 @@
 """Results decided by a graph-wide measure are re-checked when the diff moved what that measure reads."""
 from __future__ import annotations
 
+import json
+
 import duckdb
 
 from kgcheck.verifier.claims.remeasure import measure_gate
@@ -45,3 +47,77 @@ def test_references_alone_move_no_measure_and_skipped_ids_stay_out():
     assert claims_whose_measures_may_change(RESULTS, _diff(("P50", "references")), set()) == set()
     assert claims_whose_measures_may_change(RESULTS, _diff(("P50", "qualifiers")), {"author-by-class"}) == {
         "author-measured"}
+
+
+def _clubs(fx, clubs_with_two: bool, cities: int = 30):
+    """30 clubs of one class and 30 cities without one, all in Russia; ten cities (or ten clubs) also in the
+    Soviet Union — the same overall counts either way; 30 films that are neither."""
+    def two(i):
+        return [("P17", fx.item("Q15180", None))] if 10 <= i < 20 else []
+
+    clubs = [fx.entity(f"Q{3000 + i}", f"Club {i}", "football club",
+                       claims=[("P31", fx.item("Q476028", None)), ("P17", fx.item("Q159", None))] +
+                       (two(i) if clubs_with_two else [])) for i in range(30)]
+    clubs += [fx.entity(f"Q{4000 + i}", f"City {i}", "city", claims=[("P17", fx.item("Q159", None))] +
+                        ([] if clubs_with_two else two(i))) for i in range(cities)]
+    films = [fx.entity(f"Q{5000 + i}", f"Film {i}", "film", claims=[("P31", fx.item("Q11424", None)),
+                                                                    ("P57", fx.item(f"Q{6000 + i % 3}", None))])
+             for i in range(30)]
+    named = {"Q476028": "association football club", "Q159": "Russia", "Q15180": "Soviet Union",
+             "Q30": "United States of America", "Q11424": "film", "Q6000": "Ann", "Q6001": "Bob", "Q6002": "Cy"}
+    return clubs + films + [fx.entity(q, label) for q, label in named.items()] + \
+        [fx.prop("P17", "country", "wikibase-item"), fx.prop("P31", "instance of", "wikibase-item"),
+         fx.prop("P57", "director", "wikibase-item")]
+
+
+def test_stored_measures_recheck_exactly_the_results_whose_measure_rows_moved(kg_of, tmp_path):
+    """Ten other clubs gain a second country (ten cities lose theirs): the club's by-class measure moves and its
+    verdict flips, though its own statements and the property's overall counts did not change; a film's
+    verdict read no measure that moved and is not checked again."""
+    from conftest import fixture_builders
+
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.verifier.claims.check import Checker
+    from kgcheck.verifier.claims.recheck import recheck
+    from kgcheck.verifier.formats.serialize import verdict_to_dict
+    from kgcheck.verifier.model import Claim
+
+    fx = fixture_builders()
+    old, new = kg_of(_clubs(fx, False)), kg_of(_clubs(fx, True))
+    claims = [Claim(id="club", subject="Club 0", predicate="country", object="United States of America"),
+              Claim(id="film", subject="Film 0", predicate="director", object="Bob")]
+    before = Checker(old).check(claims)
+    assert before[0].verdict == "REFUTED" and before[0].exclusivity == "class"
+    assert before[1].verdict == "REFUTED" and before[1].exclusivity == "measured"
+    results, out = tmp_path / "results.jsonl", tmp_path / "out.jsonl"
+    results.write_text("".join(json.dumps(verdict_to_dict(v)) + "\n" for v in before))
+    with IndexDiff(old.directory, new.directory) as diff:
+        summary = recheck(new, diff, str(results), str(out))
+        assert not diff.con.execute("SELECT * FROM changed_measures WHERE kind = 'property'").fetchall()
+    assert summary.rechecked == 1 and summary.measures_changed == 1
+    assert [f["id"] for f in summary.flipped] == ["club"] and summary.flips == {"REFUTED->NOT_ENOUGH_INFO": 1}
+
+
+def test_counts_that_move_without_crossing_a_threshold_recheck_nothing(kg_of, tmp_path):
+    """One more city in Russia: the overall and the value counts of country move, but no test changes its
+    outcome, and the club's verdict (by class) quotes no count that moved."""
+    from conftest import fixture_builders
+
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.verifier.claims.check import Checker
+    from kgcheck.verifier.claims.recheck import recheck
+    from kgcheck.verifier.formats.serialize import verdict_to_dict
+    from kgcheck.verifier.model import Claim
+
+    fx = fixture_builders()
+    old, new = kg_of(_clubs(fx, False)), kg_of(_clubs(fx, False, cities=31))
+    claims = [Claim(id="club", subject="Club 0", predicate="country", object="United States of America")]
+    before = Checker(old).check(claims)
+    results, out = tmp_path / "results.jsonl", tmp_path / "out.jsonl"
+    results.write_text("".join(json.dumps(verdict_to_dict(v)) + "\n" for v in before))
+    with IndexDiff(old.directory, new.directory) as diff:
+        summary = recheck(new, diff, str(results), str(out))
+        moved = diff.con.execute("SELECT kind, bool_or(decides) FROM changed_measures GROUP BY 1 ORDER BY 1").fetchall()
+    assert ("property", False) in moved and ("measure_value", False) in moved
+    assert summary.rechecked == 0
+    assert Checker(new).check(claims)[0].reason == before[0].reason  # nothing stale either

@@ -118,6 +118,8 @@ class Checker:
         self.facts.prefetch_names({a for v in values for a in self.facts.ancestors(v)})
         self.facts.prefetch_labels(labels | values)
         self.facts.prefetch_datatypes({p.pid for ps in props.values() for p in ps})
+        if not self.options.closed_world:
+            self.facts.prefetch_measures(_may_measure(claims, subjects, wanted_props, statements, linked_ids))
         verdicts = [self._judge_one(c, subjects[c.id], props[c.id], statements, linked_ids) for c in claims]
         # Second pass, rules B (same object) and C: all statements, only of subjects that lack the property.
         redo = [i for i, v in enumerate(verdicts) if v.rule == "C" and v.subject_id]
@@ -278,3 +280,17 @@ def _looks_literal(text: str) -> bool:
 
 
 __all__ = ["Checker", "CheckOptions", "entity_values"]
+
+
+def _may_measure(claims, subjects, wanted_props, statements, linked_ids):
+    """(subject, property, values) of every candidate subject holding a claimed property: where an open-world
+    verdict may read the measures (the values: the subject's and the claimed ones)."""
+    for claim in claims:
+        claimed = {claim.object_id} if claim.object_id else set(linked_ids.get(claim.object, ()))
+        for sid, _ in subjects[claim.id]:
+            held: dict[str, set[str]] = {}
+            for st in statements.get(sid, ()):
+                if st.property in wanted_props[claim.id]:
+                    held.setdefault(st.property, set()).add(st.value.entity_id)
+            for pid, values in held.items():
+                yield sid, pid, (values | claimed) - {None}

@@ -16,6 +16,7 @@ Values the graph rarely holds give small E and never refute: the graph is silent
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 MIN_EXPECTED = 3.0  # P(0 observed | compatible) = e^-3 ~ 5%: the tolerated false-refutation rate of the rule
 
@@ -26,37 +27,41 @@ class CoOccurrence:
 
     claimed: str  # the claimed value's id
     held: str  # the held value with the largest expected co-occurrence
-    observed: int  # other subjects holding the claimed value beside any held value
+    observed: int | None  # other subjects holding it beside any held value; None: not counted (E too small)
     expected: float  # largest E(Xi, Z) over the held values
     exclusive: bool
 
     @property
     def detail(self) -> str:
-        return (f"no other subject holds it beside the graph's value although {self.expected:.1f} would be "
-                f"expected if the values could co-occur" if self.exclusive else
-                f"{self.observed} other subjects hold it beside the graph's values (expected {self.expected:.1f})")
+        if self.exclusive:
+            return (f"no other subject holds it beside the graph's value although {self.expected:.1f} would be "
+                    "expected if the values could co-occur")
+        if self.observed is None:
+            return f"too few subjects hold these values to tell whether they co-occur (expected {self.expected:.1f})"
+        return f"{self.observed} other subjects hold it beside the graph's values (expected {self.expected:.1f})"
 
 
-def cooccurrence(holders: dict[str, frozenset[str]], subject: str, held: list[str], claimed: list[str],
-                 subjects: int, multi_share: float) -> CoOccurrence | None:
-    """The evidence for the claimed candidates the property actually takes; None when the graph holds none of
-    them as values of the property (nothing measured). The result is exclusive only when every such
-    candidate is (an ambiguous object name must not refute through one of its readings)."""
+def cooccurrence(held: dict[str, int], claimed: dict[str, int], subjects: int, multi_share: float,
+                 observe: Callable[[str], int]) -> CoOccurrence | None:
+    """held: per value the subject holds (in order), the other subjects holding it; claimed: the same per
+    claimed candidate; observe(z): the other subjects holding z beside any held value, counted per held value
+    (asked only when the expectation could decide). The evidence for the candidates the property actually
+    takes; None when the graph holds none of them as values of the property (nothing measured). The result is
+    exclusive only when every such candidate is (an ambiguous object name must not refute through one of
+    its readings)."""
     if not held or not subjects or multi_share is None:
         return None
     found: list[CoOccurrence] = []
-    for z in dict.fromkeys(claimed):
-        z_subjects = holders.get(z, frozenset()) - {subject}
+    for z, z_subjects in claimed.items():
         if not z_subjects or z in held:
             continue
-        observed, best, best_x = 0, -1.0, held[0]
-        for x in dict.fromkeys(held):
-            x_subjects = holders.get(x, frozenset()) - {subject}
-            observed += len(x_subjects & z_subjects)
-            expected = len(x_subjects) * len(z_subjects) * multi_share / subjects
+        best, best_x = -1.0, next(iter(held))
+        for x, x_subjects in held.items():
+            expected = x_subjects * z_subjects * multi_share / subjects
             if expected > best:
                 best, best_x = expected, x
-        found.append(CoOccurrence(z, best_x, observed, best, observed == 0 and best >= MIN_EXPECTED))
+        observed = observe(z) if best >= MIN_EXPECTED else None
+        found.append(CoOccurrence(z, best_x, observed, best, observed == 0))
     if not found:
         return None
     undecided = [c for c in found if not c.exclusive]
@@ -76,14 +81,14 @@ class HeldAlone:
         return self.several / self.subjects if self.subjects else 1.0
 
 
-def held_alone(holders: dict[str, frozenset[str]], count: dict[str, int], subject: str,
-               held: list[str]) -> list[HeldAlone]:
+def held_alone(counts: dict[str, tuple[int, int]], mine: bool, held: list[str]) -> list[HeldAlone]:
     """For each value the subject holds, the other subjects holding it and how many of them hold several values
     of the property (a value that comes alone — a football club's Russia — says the subject takes no other);
-    loosest (highest share) first. count: per subject, its number of values at one time (facts.best_counts).
+    loosest (highest share) first. counts: per value, (subjects holding it, how many of them hold several
+    values at one time), the subject among them; mine: whether the subject holds several.
     The caller applies the same test as to a whole property (facts.py)."""
     out = []
     for x in dict.fromkeys(held):
-        others = holders.get(x, frozenset()) - {subject}
-        out.append(HeldAlone(x, len(others), sum(count.get(s, 1) > 1 for s in others)))
+        subjects, several = counts.get(x, (1, int(mine)))
+        out.append(HeldAlone(x, subjects - 1, several - mine))
     return sorted(out, key=lambda h: (-h.share, h.value))

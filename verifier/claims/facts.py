@@ -15,9 +15,9 @@ import numpy as np
 from kgcheck.index.constraints import TIME_SEPARATORS
 from kgcheck.index.model import ENTITY
 
-from kgcheck.verifier.claims.byclass import INSTANCE_OF, SUBCLASS_OF, PropertyByClass, PropertyByProfile
-from kgcheck.verifier.claims.cooccur import CoOccurrence, cooccurrence, held_alone
+from kgcheck.verifier.claims.cooccur import CoOccurrence
 from kgcheck.verifier.claims.judge import JudgeFacts
+from kgcheck.verifier.claims.measures import StoredMeasures
 
 # Properties whose closure makes a claimed value "less specific" than the graph's:
 # located in the administrative territorial entity, country, location, part of, continent,
@@ -66,11 +66,7 @@ class KGFacts(JudgeFacts):
         self._prop_vectors: dict[str, np.ndarray] | None = None
         self._datatypes: dict[str, str | None] = {}
         self._similarity: dict[tuple[str, str], float] = {}
-        self._holders: dict[str, dict[str, frozenset[str]]] = {}
-        self._by_class: dict[str, PropertyByClass] = {}
-        self._per_subject: dict[str, dict[str, int]] = {}
-        self._parents: dict[str, frozenset[str]] | None = None
-        self._by_profile: dict[str, PropertyByProfile] = {}
+        self.measures = StoredMeasures(kg)
 
     # -- names and labels -------------------------------------------------------------------------
     def prefetch_names(self, ids) -> None:
@@ -171,111 +167,48 @@ class KGFacts(JudgeFacts):
                 self._exceptions[pid] = frozenset(exceptions or ())
         return out
 
+    def prefetch_measures(self, asked) -> None:
+        """(subject, property, values) the judge may measure (open world): their measure rows, in bulk. Only
+        properties not single-valued by themselves need them."""
+        self.measures.prefetch(((s, p, v) for s, p, v in asked if not self.exclusivity(p, s).exclusive), MIN_SUBJECTS)
+
     def class_exclusivity(self, pid: str, subject: str) -> Exclusivity | None:
         """The measured test among the subjects of the subject's classes (byclass.py); None if none measurable."""
-        measured = self.by_class(pid).measured(subject, MIN_SUBJECTS)
+        measured = self.measures.by_class(pid, subject, MIN_SUBJECTS)
         if not measured:
             return None
         loosest = measured[0]
-        upper = wilson_upper(loosest.several, loosest.subjects)
-        exclusive = loosest.share <= MAX_MULTI_SHARE and upper <= MAX_MULTI_UPPER
-        return Exclusivity("class", exclusive, f"{loosest.share:.1%} of the {loosest.subjects:,} subjects that are "
-                           f"{self.label(loosest.cls) or loosest.cls} hold several values", TIME_SEPARATORS,
-                           loosest.share, loosest.subjects)
-
-    def by_class(self, pid: str) -> PropertyByClass:
-        """Subjects holding pid with their number of best values and their classes: one query per property."""
-        found = self._by_class.get(pid)
-        if found is None:
-            best = self.best_counts(pid)
-            classes = self.kg.sql("SELECT subject, entity_id FROM statements WHERE property = ? AND rank <> "
-                                  "'deprecated' AND entity_id IS NOT NULL AND subject IN (SELECT unnest(?))",
-                                  [INSTANCE_OF, sorted(best)])
-            typed = {s for s, _ in classes}
-            rows = [(s, best[s], c) for s, c in classes] + [(s, n, None) for s, n in best.items() if s not in typed]
-            found = self._by_class[pid] = PropertyByClass.from_rows(rows, self._superclasses())
-        return found
+        return _measured("class", loosest.several, loosest.subjects, f"{loosest.share:.1%} of the "
+                         f"{loosest.subjects:,} subjects that are {self.label(loosest.cls) or loosest.cls} hold "
+                         "several values")
 
     def profile_exclusivity(self, pid: str, subject: str) -> Exclusivity | None:
         """The measured test among the subjects that also hold each other property the subject holds (byclass.py)."""
-        by_profile = self._by_profile.get(pid)
-        if by_profile is None:
-            best = self.best_counts(pid)
-            rows = self.kg.sql("SELECT DISTINCT subject, property FROM statements WHERE subject IN (SELECT unnest(?))",
-                               [sorted(best)])
-            by_profile = self._by_profile[pid] = PropertyByProfile.from_rows(pid, rows, best)
-        measured = by_profile.measured(subject, MIN_SUBJECTS)
+        measured = self.measures.by_profile(pid, subject, MIN_SUBJECTS)
         if not measured:
             return None
         loosest = measured[0]
-        upper = wilson_upper(loosest.several, loosest.subjects)
-        exclusive = loosest.share <= MAX_MULTI_SHARE and upper <= MAX_MULTI_UPPER
-        return Exclusivity("profile", exclusive, f"{loosest.share:.1%} of the {loosest.subjects:,} other subjects that "
-                           f"also hold {self.label(loosest.cls) or loosest.cls} hold several values", TIME_SEPARATORS,
-                           loosest.share, loosest.subjects)
-
-    def _superclasses(self) -> dict[str, frozenset[str]]:
-        if self._parents is None:
-            grouped: dict[str, set[str]] = {}
-            for sub, sup in self.kg.sql("SELECT subject, entity_id FROM statements WHERE property = ? AND "
-                                        "entity_id IS NOT NULL AND rank <> 'deprecated'", [SUBCLASS_OF]):
-                grouped.setdefault(sub, set()).add(sup)
-            self._parents = {k: frozenset(v) for k, v in grouped.items()}
-        return self._parents
-
-    def best_counts(self, pid: str) -> dict[str, int]:
-        """Per subject holding pid, its number of best values at one time: preferred rank if any, and values
-        told apart by a time qualifier (point in time, start, end) not counted together — the reading of
-        property_stats.best_multi_subjects (index/constraints.py), for one property."""
-        found = self._per_subject.get(pid)
-        if found is None:
-            separators = ", ".join(f"'{p}'" for p in TIME_SEPARATORS)
-            found = self._per_subject[pid] = dict(self.kg.sql(f"""
-                WITH usable AS (SELECT subject, statement_id, rank, value_text FROM statements
-                                WHERE property = ? AND rank <> 'deprecated' AND snaktype = 'value'),
-                preferred AS (SELECT subject, bool_or(rank = 'preferred') AS has FROM usable GROUP BY subject),
-                stamps AS (SELECT q.subject, q.statement_id, string_agg(q.property || '=' || coalesce(q.value_text, ''),
-                                  ';' ORDER BY q.property, q.value_text) AS stamp
-                           FROM qualifiers q JOIN usable u ON q.subject = u.subject AND q.statement_id = u.statement_id
-                           WHERE q.property IN ({separators}) GROUP BY q.subject, q.statement_id),
-                best AS (SELECT u.subject, coalesce(st.stamp, '') AS stamp, count(DISTINCT u.value_text) AS n
-                         FROM usable u JOIN preferred p ON p.subject = u.subject
-                         LEFT JOIN stamps st ON st.subject = u.subject AND st.statement_id = u.statement_id
-                         WHERE u.rank = 'preferred' OR NOT p.has GROUP BY u.subject, coalesce(st.stamp, ''))
-                SELECT subject, max(n) FROM best GROUP BY subject""", [pid]))
-        return found
+        return _measured("profile", loosest.several, loosest.subjects, f"{loosest.share:.1%} of the "
+                         f"{loosest.subjects:,} other subjects that also hold {self.label(loosest.cls) or loosest.cls}"
+                         " hold several values")
 
     def value_exclusivity(self, pid: str, subject: str, held: list[str]) -> Exclusivity | None:
         """The measured test among the other subjects holding each value the subject holds: exclusive when every
         held value is measured and comes alone (cooccur.held_alone); None when nothing is held."""
-        holders = self.holders(pid)
-        found = held_alone(holders, self.best_counts(pid), subject, held)
+        found = self.measures.by_value(pid, subject, held)
         if not found:
             return None
         loosest = found[0]
-        upper = wilson_upper(loosest.several, loosest.subjects)
-        exclusive = loosest.subjects >= MIN_SUBJECTS and loosest.share <= MAX_MULTI_SHARE and upper <= MAX_MULTI_UPPER
-        return Exclusivity("value", exclusive, f"{loosest.share:.1%} of the {loosest.subjects:,} other subjects with "
-                           f"{self.label(loosest.value) or loosest.value} hold several values", TIME_SEPARATORS,
-                           loosest.share, loosest.subjects)
+        return _measured("value", loosest.several, loosest.subjects, f"{loosest.share:.1%} of the "
+                         f"{loosest.subjects:,} other subjects with {self.label(loosest.value) or loosest.value} "
+                         "hold several values")
 
     def cooccurrence(self, pid: str, subject: str, held: list[str], claimed: list[str]) -> CoOccurrence | None:
         """How often other subjects hold a claimed value beside the subject's values of pid (cooccur.py)."""
         measured = self.exclusivity(pid, subject)
         if measured.multi_share is None or measured.subjects < MIN_SUBJECTS:
             return None
-        return cooccurrence(self.holders(pid), subject, held, claimed, measured.subjects, measured.multi_share)
-
-    def holders(self, pid: str) -> dict[str, frozenset[str]]:
-        """Per entity value of pid, the subjects holding it (non-deprecated): one query per property, cached."""
-        found = self._holders.get(pid)
-        if found is None:
-            grouped: dict[str, set[str]] = {}
-            for value, subject in self.kg.sql("SELECT entity_id, subject FROM statements WHERE property = ? AND "
-                                              "entity_id IS NOT NULL AND rank <> 'deprecated'", [pid]):
-                grouped.setdefault(value, set()).add(subject)
-            found = self._holders[pid] = {v: frozenset(s) for v, s in grouped.items()}
-        return found
+        return self.measures.cooccurrence(pid, subject, held, claimed, measured.subjects, measured.multi_share)
 
     def datatype(self, pid: str) -> str | None:
         if pid not in self._datatypes:
@@ -325,6 +258,13 @@ class KGFacts(JudgeFacts):
             return 0.0
         value = self._similarity[key] = float(np.max(vectors @ self.kg.searcher().query_vector(predicate)))
         return value
+
+
+def _measured(source: str, several: int, subjects: int, detail: str) -> Exclusivity:
+    """The measured fallback's test (MAX_MULTI_SHARE, MAX_MULTI_UPPER) on one group of subjects."""
+    share = several / subjects if subjects else 1.0
+    exclusive = subjects >= MIN_SUBJECTS and share <= MAX_MULTI_SHARE and wilson_upper(several, subjects) <= MAX_MULTI_UPPER
+    return Exclusivity(source, exclusive, detail, TIME_SEPARATORS, share, subjects)
 
 
 def entity_values(statements) -> set[str]:

@@ -22,7 +22,7 @@ import pyarrow as pa
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.bulk import batched
 from kgcheck.verifier.claims.check import Checker, CheckOptions
-from kgcheck.verifier.claims.remeasure import measure_gate
+from kgcheck.verifier.claims.remeasure import OPEN, changed_measures, is_measured, measure_gate, measured_hits
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.serialize import verdict_to_dict
 from kgcheck.verifier.model import Claim, Verdict
@@ -101,11 +101,13 @@ UNION SELECT k.claim FROM keys k JOIN changed_texts t ON k.kind = 'text' AND k.a
 """
 
 
-def claims_to_recheck(diff, results_path: str) -> tuple[set[str], set[str], int]:
-    """Ids of the results whose keys meet a change; ids of those whose verdict read a graph-wide measure the diff
-    may have moved (remeasure.py); the number of results read."""
+def claims_to_recheck(diff, results_path: str, link=None) -> tuple[set[str], set[str], int]:
+    """Ids of the results whose keys meet a change; ids of those whose verdict read a graph-wide measure that
+    moved (remeasure.py); the number of results read. link(texts) -> {text: entity ids}: how the checker
+    links a claimed object named by text (its measures are read too); None reads only object ids."""
     con = diff.con
-    may_move, measured = measure_gate(con), set()
+    stored = changed_measures(con, diff.old, diff.new)
+    may_move, measured = (None if stored else measure_gate(con)), set()
     con.execute("CREATE OR REPLACE TABLE keys (claim VARCHAR, kind VARCHAR, a VARCHAR, b VARCHAR)")
     # The diff keeps raw label texts; claims are keyed by the normalised form the label index uses.
     con.execute("CREATE OR REPLACE TABLE changed_texts (text VARCHAR)")
@@ -116,6 +118,7 @@ def claims_to_recheck(diff, results_path: str) -> tuple[set[str], set[str], int]
         con.unregister("texts_batch")
     n = 0
     cols: dict[str, list] = {"claim": [], "kind": [], "a": [], "b": []}
+    asked: dict[str, list] = {"claim": [], "subject": [], "property": [], "value": [], "text": [], "open": []}
 
     def flush():
         batch = pa.table(cols)
@@ -129,8 +132,14 @@ def claims_to_recheck(diff, results_path: str) -> tuple[set[str], set[str], int]
         if record is None or record.get("verdict") is None or not record.get("id"):
             continue
         n += 1
-        if may_move(record):
+        if may_move is not None and may_move(record):
             measured.add(str(record["id"]))
+        elif stored and is_measured(record) and record.get("subject_id"):
+            claim = record.get("claim") or {}
+            for pid in record["property_ids"]:
+                for column, value in zip(asked, (str(record["id"]), record["subject_id"], pid, claim.get("object_id"),
+                                                 claim.get("object") or None, record.get("exclusivity") in OPEN)):
+                    asked[column].append(value)
         for kind, a, b in result_keys(record):
             cols["claim"].append(str(record["id"]))
             cols["kind"].append(kind)
@@ -141,7 +150,34 @@ def claims_to_recheck(diff, results_path: str) -> tuple[set[str], set[str], int]
     if cols["claim"]:
         flush()
     con.execute(f"CREATE OR REPLACE TABLE hit_claims AS {_HIT}")
+    if stored:
+        measured = _measured_hits(con, diff.new, asked, link)
     return {r[0] for r in con.execute("SELECT claim FROM hit_claims").fetchall()}, measured, n
+
+
+def _measured_hits(con, new_dir: str, asked: dict[str, list], link) -> set[str]:
+    """remeasure.measured_hits for the measured results, with their claimed values (ids, or linked names)."""
+    texts = sorted({t for t, v in zip(asked["text"], asked["value"]) if t and not v})
+    linked = link(texts) if link and texts else {}
+    rows: dict[str, list] = {"claim": [], "subject": [], "property": [], "value": [], "open": []}
+    for claim, subject, pid, value, text, is_open in zip(*asked.values()):
+        for v in [value] if value else (linked.get(text) or [None]):
+            for column, x in zip(rows, (claim, subject, pid, v, is_open)):
+                rows[column].append(x)
+    schema = pa.schema([(c, pa.string()) for c in list(rows)[:-1]] + [("open", pa.bool_())])
+    con.register("asked_batch", pa.table(rows, schema=schema))
+    con.execute("CREATE OR REPLACE TABLE measured_keys AS SELECT * FROM asked_batch")
+    con.unregister("asked_batch")
+    return measured_hits(con, new_dir)
+
+
+def _linker(kg):
+    """Names to entity ids as the checker links a claimed object (exact and normalised labels, 3 at most)."""
+    def link(texts: list[str]) -> dict[str, list[str]]:
+        found = kg.searcher().entities_bulk(texts, k=3, vectors=False)
+        return {t: [c.id for c in cands] for t, cands in found.items()}
+
+    return link
 
 
 def claim_of(record: dict) -> Claim:
@@ -161,7 +197,7 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
     summary = RecheckSummary()
     started = time.monotonic()
     # Verdicts read off graph-wide measures can flip without a change to their own statements (remeasure.py).
-    wanted, moved, summary.results = claims_to_recheck(diff, results_path)
+    wanted, moved, summary.results = claims_to_recheck(diff, results_path, _linker(kg))
     summary.measures_changed = len(moved - wanted)
     wanted |= moved
     summary.seconds_diff = time.monotonic() - started

@@ -4,18 +4,132 @@ Open-world verdicts (judge.py) read measures of the whole graph: how many subjec
 property, overall, within the subject's class (and its superclasses), among holders of its value, among
 subjects sharing another property, and which values co-occur. An edit anywhere (a subject moved to another
 class, a second value added elsewhere) can tip one of them, so a claim whose own statements did not change may
-still flip. What those measures read, and so what must change for them to move:
-- the property's own statements (its values, ranks and qualifiers: separators) anywhere in the graph;
-- class membership and the class tree (`instance of`, `subclass of` statements) for the by-class measures;
-- which properties subjects hold (a statement added or removed) for the profile measure.
-A result decided by such a measure is re-checked when any of these changed. Conservative: comparing the
-measures themselves on both indexes costs as much as re-checking (measured: bench/diff.py).
+still flip.
+
+Both builds store those measures as tables (index/measures.py), so the diff compares them by a join
+(`changed_measures`) and a result is re-checked only when a measure row its verdict read changed
+(`measured_hits`): the property's overall counts; the rows of the subject's classes and of their superclasses
+(up to the hand-over depth) or a subclass-of edge among them; the rows of the subject's other properties;
+the rows of its values and of the claimed values, or a statement of the property with one of those values
+(co-occurrence); or a change to the subject's classes or to the properties it holds (its own statements of
+the claimed property are keyed by recheck.py already). A row counts as changed when the measured test's
+outcome on it changed; for a verdict that found nothing exclusive (its reason quotes the overall counts),
+when its overall or value counts changed at all. Not traced: the measures of a namesake the
+verdict did not choose. Builds without measure tables (index schema 2) fall back to `measure_gate`:
+re-check every measured result whose property, classes or held properties changed anywhere.
 """
 from __future__ import annotations
 
+import os
+
+from kgcheck.index.measures import INSTANCE_OF, MAX_DEPTH, SUBCLASS_OF
+
+from .facts import MAX_MULTI_SHARE, MAX_MULTI_UPPER, MIN_SUBJECTS, Z95
+
 # `exclusivity` values of a result that came from measuring the graph ("constraint" and "closed-world" did not).
 MEASURED = frozenset({"measured", "class", "value", "profile", "co-occurrence", "none"})
-CLASS_PROPERTIES = ("P31", "P279")  # instance of, subclass of: what the by-class measures group subjects by
+OPEN = frozenset({"co-occurrence", "none"})  # the verdicts that read the co-occurrence counts
+CLASS_PROPERTIES = (INSTANCE_OF, SUBCLASS_OF)  # what the by-class measures group subjects by
+_KEYED = {"measure_class": ("class", "subjects, several, pooled_subjects, pooled_several"),
+          "measure_value": ("value", "subjects, several"), "measure_profile": ("other", "subjects, several")}
+
+
+def is_measured(record: dict) -> bool:
+    return record.get("exclusivity") in MEASURED and bool(record.get("property_ids"))
+
+
+def _parquet(directory: str, name: str) -> str | None:
+    path = os.path.join(directory, f"{name}.parquet")
+    return path.replace("'", "''") if os.path.isfile(path) else None
+
+
+def _decides_sql() -> str:
+    """DuckDB macros: the measured test of facts.py (MIN_SUBJECTS, MAX_MULTI_SHARE, MAX_MULTI_UPPER, one-sided
+    95 % Wilson bound) on n subjects of which k hold several values, as (measurable, exclusive)."""
+    z2 = Z95 * Z95
+    upper = (f"((k / n + {z2} / (2 * n) + {Z95} * sqrt(greatest(k / n * (1 - k / n) / n + {z2} / (4 * n * n), 0))) "
+             f"/ (1 + {z2} / n))")
+    return (f"CREATE OR REPLACE MACRO exclusive(n, k) AS coalesce(n >= {MIN_SUBJECTS} AND k / n <= {MAX_MULTI_SHARE} "
+            f"AND {upper} <= {MAX_MULTI_UPPER}, false); "
+            f"CREATE OR REPLACE MACRO decision(n, k) AS [coalesce(n >= {MIN_SUBJECTS}, false), exclusive(n, k)]; "
+            # profile and value rows are read with the subject left out, who may or may not hold several
+            "CREATE OR REPLACE MACRO others(n, k) AS [decision(n - 1, k), decision(n - 1, k - 1)]")
+
+
+def changed_measures(con, old_dir: str, new_dir: str) -> bool:
+    """changed_measures(kind, property, key, decides): measure rows that differ between the builds ('property':
+    its overall counts, key NULL); decides: the measured test's outcome on the row differs too (a count that
+    moved without crossing a threshold leaves every verdict that only tests it as it was). False, and no
+    table, when a build has no measure tables."""
+    names = list(_KEYED) + ["subject_best"]
+    paths = {n: (_parquet(old_dir, n), _parquet(new_dir, n)) for n in names}
+    if any(None in pair for pair in paths.values()):
+        return False
+    con.execute(_decides_sql())
+    tests = {"measure_class": "[decision({0}.subjects, {0}.several), decision({0}.pooled_subjects, {0}.pooled_several)]",
+             "measure_value": "others({0}.subjects, {0}.several)", "measure_profile": "others({0}.subjects, {0}.several)"}
+    parts = []
+    for name, (key, columns) in _KEYED.items():
+        old, new = paths[name]
+        differs = " OR ".join(f"o.{c} <> n.{c}" for c in columns.split(", "))
+        test = tests[name]
+        parts.append(f"""SELECT '{name}' AS kind, coalesce(o.property, n.property) AS property,
+                                coalesce(o.{key}, n.{key}) AS key,
+                                {test.format('o')} IS DISTINCT FROM {test.format('n')} AS decides
+                         FROM read_parquet('{old}') o FULL OUTER JOIN read_parquet('{new}') n USING (property, {key})
+                         WHERE o.property IS NULL OR n.property IS NULL OR {differs}""")
+    old, new = paths["subject_best"]
+    overall = "SELECT property, count(*) AS subjects, count_if(n_best > 1) AS several FROM read_parquet('{}') GROUP BY 1"
+    parts.append(f"""SELECT 'property', coalesce(o.property, n.property), NULL,
+                            decision(o.subjects, o.several) IS DISTINCT FROM decision(n.subjects, n.several)
+                     FROM ({overall.format(old)}) o FULL OUTER JOIN ({overall.format(new)}) n USING (property)
+                     WHERE o.property IS NULL OR n.property IS NULL OR o.subjects <> n.subjects
+                        OR o.several <> n.several""")
+    con.execute("CREATE OR REPLACE TABLE changed_measures AS " + " UNION ALL ".join(parts))
+    return True
+
+
+def measured_hits(con, new_dir: str) -> set[str]:
+    """Claims of measured_keys(claim, subject, property, value, open) — value: a claimed value id or NULL; open:
+    the verdict found nothing exclusive (its reason and confidence quote the overall counts, and it asked the
+    co-occurrence counts) — whose verdict read a measure row that changed where it matters: any change for an
+    open verdict's overall and value rows, a change of the test's outcome otherwise (see the module text)."""
+    statements = _parquet(new_dir, "statements")
+    chain = [f"""c0 AS (SELECT DISTINCT k.claim, k.property, s.entity_id AS class FROM k JOIN own s
+                        ON s.subject = k.subject AND s.property = '{INSTANCE_OF}' WHERE s.entity_id IS NOT NULL)"""]
+    for depth in range(1, MAX_DEPTH + 1):
+        chain.append(f"""c{depth} AS (SELECT DISTINCT c.claim, c.property, p.entity_id AS class
+                                      FROM c{depth - 1} c JOIN parents p ON p.subject = c.class)""")
+    classes = " UNION ".join(f"SELECT * FROM c{d}" for d in range(MAX_DEPTH + 1))
+    rows = con.execute(f"""
+        WITH k AS (SELECT DISTINCT claim, subject, property, open FROM measured_keys),
+        every AS (SELECT subject, property, entity_id, rank FROM read_parquet('{statements}')
+                  WHERE subject IN (SELECT subject FROM k)),
+        own AS (SELECT subject, property, entity_id FROM every WHERE rank <> 'deprecated'),
+        parents AS (SELECT subject, entity_id FROM read_parquet('{statements}') WHERE property = '{SUBCLASS_OF}'
+                    AND rank <> 'deprecated' AND entity_id IS NOT NULL),
+        {", ".join(chain)},
+        classes AS ({classes}),
+        vals AS (SELECT claim, property, value, open FROM measured_keys WHERE value IS NOT NULL
+                 UNION SELECT k.claim, k.property, s.entity_id, k.open FROM k JOIN own s USING (subject, property)
+                 WHERE s.entity_id IS NOT NULL),
+        others AS (SELECT DISTINCT k.claim, k.property, s.property AS other FROM k JOIN every s USING (subject)
+                   WHERE s.property <> k.property)
+        SELECT k.claim FROM k JOIN changed_measures m ON m.kind = 'property' AND m.property = k.property
+              AND (m.decides OR k.open)
+        UNION SELECT k.claim FROM k JOIN changed_statements c ON c.subject = k.subject
+              AND (c.property = '{INSTANCE_OF}' OR c.change IN ('added', 'removed'))
+        UNION SELECT c.claim FROM classes c JOIN changed_measures m
+              ON m.kind = 'measure_class' AND m.property = c.property AND m.key = c.class AND m.decides
+        UNION SELECT c.claim FROM classes c JOIN changed_statements s
+              ON s.subject = c.class AND s.property = '{SUBCLASS_OF}'
+        UNION SELECT o.claim FROM others o JOIN changed_measures m
+              ON m.kind = 'measure_profile' AND m.property = o.property AND m.key = o.other AND m.decides
+        UNION SELECT v.claim FROM vals v JOIN changed_measures m
+              ON m.kind = 'measure_value' AND m.property = v.property AND m.key = v.value AND (m.decides OR v.open)
+        UNION SELECT v.claim FROM vals v JOIN changed_statements s
+              ON v.open AND s.property = v.property AND (s.old_entity = v.value OR s.new_entity = v.value)""").fetchall()
+    return {r[0] for r in rows}
 
 
 def measure_inputs_changed(con) -> tuple[set[str], bool]:
@@ -29,11 +143,12 @@ def measure_inputs_changed(con) -> tuple[set[str], bool]:
 
 
 def measure_gate(con):
-    """A test of one result: did its verdict read a graph-wide measure that the diff may have moved?"""
+    """For builds without measure tables: did a result's verdict read a graph-wide measure the diff may have
+    moved? (conservative: any change to its property, to classes, or to which properties subjects hold)"""
     properties, everything = measure_inputs_changed(con)
 
     def may_move(rec: dict) -> bool:
         pids = rec.get("property_ids") or ()
-        return rec.get("exclusivity") in MEASURED and bool(pids) and (everything or pids[0] in properties)
+        return is_measured(rec) and (everything or pids[0] in properties)
 
     return may_move
