@@ -19,11 +19,13 @@ _VALUE_COLS = ", ".join(f'"{c}"' for c, _ in VALUE_COLUMNS)
 _STATEMENT_COLS = f"statement_id, subject, property, rank, {_VALUE_COLS}"
 _QUALIFIER_COLS = f"statement_id, qualifier_order, property, {_VALUE_COLS}"
 _REFERENCE_COLS = f"statement_id, reference_hash, reference_order, snak_order, property, {_VALUE_COLS}"
-# Keys per query. Up to DuckDB's dynamic_or_filter_threshold (50) keys, the hash join pushes an IN filter
-# into the Parquet scan, which skips every row group whose min/max holds none of them; above it only a
-# min/max range is pushed, i.e. a scan of everything between the smallest and the largest key. Sorted
-# keys cut in runs of 50 keep each range narrow too. (bench/scale.py: fetch cost vs table size.)
-IN_CHUNK = 50
+# Keys per query. Up to DuckDB's dynamic_or_filter_threshold keys, the hash join pushes an IN filter into
+# the Parquet scan, which skips every row group whose min/max holds none of them; above it only a min/max
+# range is pushed, i.e. a scan of everything between the smallest and the largest key. KG.open raises the
+# threshold (default 50) to IN_CHUNK: a query on a 4,301-row-group file has a fixed cost of 0.1-0.2 s
+# whatever it reads, so 500 keys a query cost 2 s where ten queries of 50 cost 5-7 s (5M entities; check
+# throughput 0.16x -> 0.32x the 1x, bench/scale.py; 1,000 vs 500 vs 2,000 within the noise).
+IN_CHUNK = 1000
 
 
 def _chunks(keys: list, size: int | None = None):
@@ -82,6 +84,7 @@ class KG:
             raise IndexError_(f"{directory} has no {DB_FILE}: the build is incomplete")
         try:
             con = open_database(directory, read_only=True)
+            con.execute(f"SET GLOBAL dynamic_or_filter_threshold = {IN_CHUNK}")
         except duckdb.Error as exc:
             raise IndexError_(f"cannot open {db}: {exc}") from exc
         return cls(directory, manifest, con, embedder)

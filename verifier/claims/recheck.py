@@ -210,7 +210,7 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
             "SELECT DISTINCT k.a FROM keys k JOIN hit_claims h ON k.claim = h.claim WHERE k.kind = 'pred'").fetchall()})
     # Gather the reachable claims first and check them together: they are few and scattered over the file, and
     # one call per 2,000-record window would pay the checker's per-call costs (statement fetches by
-    # 50-subject chunks, exclusivity measures) once per window instead of once.
+    # subject chunks, exclusivity measures) once per window instead of once.
     todo: dict[int, Claim] = {}
     for n, (_, _, rec) in enumerate(_records(results_path)):
         if rec is not None and rec.get("verdict") is not None and str(rec.get("id")) in wanted:
