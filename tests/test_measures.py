@@ -139,3 +139,24 @@ def test_profile_and_value_leave_the_subject_out():
     assert profile_measured(["P641"], shares, False, 21) == []
     alone = held_alone({"Q1": (30, 2), "Q2": (5, 1)}, True, ["Q1", "Q2", "Q1"])
     assert [(h.value, h.subjects, h.several) for h in alone] == [("Q1", 29, 1), ("Q2", 4, 0)]
+
+
+def test_batched_cooccurrence_counts_equal_the_single_queries(kg_of):
+    """The counts prefetched for a whole batch (one query) are those a lone judge call reads (one query each)."""
+    from kgcheck.verifier.claims.measures import StoredMeasures
+
+    kg = kg_of(random_graph(5))
+    asked = []
+    for subject, pid in kg.sql("SELECT DISTINCT subject, property FROM statements WHERE property IN ('P1', 'P2')"):
+        held = frozenset(v for (v,) in kg.sql("SELECT entity_id FROM statements WHERE subject = ? AND property = ? "
+                                              "AND rank <> 'deprecated' AND entity_id IS NOT NULL", [subject, pid]))
+        if held:
+            asked.append((subject, pid, held, frozenset(f"Q{500 + i}" for i in range(7)) - held))
+    batched = StoredMeasures(kg)
+    batched.prefetch(asked, 20, lambda pid, subject: (30, 1.0))  # N and share that make expectations decide
+    assert batched._observed  # the batch counted them
+    for subject, pid, held, claimed in asked:
+        one, alone = batched.cooccurrence(pid, subject, sorted(held), sorted(claimed), 30, 1.0), \
+            StoredMeasures(kg).cooccurrence(pid, subject, sorted(held), sorted(claimed), 30, 1.0)
+        assert one == alone
+    assert len(set(batched._observed.values())) > 3  # real, varied counts

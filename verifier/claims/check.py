@@ -283,14 +283,16 @@ __all__ = ["Checker", "CheckOptions", "entity_values"]
 
 
 def _may_measure(claims, subjects, wanted_props, statements, linked_ids):
-    """(subject, property, values) of every candidate subject holding a claimed property: where an open-world
-    verdict may read the measures (the values: the subject's and the claimed ones)."""
+    """(subject, property, held values, claimed values) of every candidate subject holding a claimed property:
+    where an open-world verdict may read the measures (held: the subject's values, not deprecated)."""
     for claim in claims:
-        claimed = {claim.object_id} if claim.object_id else set(linked_ids.get(claim.object, ()))
+        claimed = frozenset({claim.object_id} if claim.object_id else linked_ids.get(claim.object, ()))
         for sid, _ in subjects[claim.id]:
             held: dict[str, set[str]] = {}
             for st in statements.get(sid, ()):
                 if st.property in wanted_props[claim.id]:
-                    held.setdefault(st.property, set()).add(st.value.entity_id)
+                    values = held.setdefault(st.property, set())
+                    if st.value.entity_id and st.rank != "deprecated":
+                        values.add(st.value.entity_id)
             for pid, values in held.items():
-                yield sid, pid, (values | claimed) - {None}
+                yield sid, pid, frozenset(values), claimed

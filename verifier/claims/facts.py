@@ -168,9 +168,16 @@ class KGFacts(JudgeFacts):
         return out
 
     def prefetch_measures(self, asked) -> None:
-        """(subject, property, values) the judge may measure (open world): their measure rows, in bulk. Only
-        properties not single-valued by themselves need them."""
-        self.measures.prefetch(((s, p, v) for s, p, v in asked if not self.exclusivity(p, s).exclusive), MIN_SUBJECTS)
+        """(subject, property, held values, claimed values) the judge may measure (open world): their measure
+        rows and co-occurrence counts, in bulk. Only properties not single-valued by themselves need them."""
+        def overall(pid: str, subject: str) -> tuple[int, float] | None:  # as cooccurrence() below reads it
+            measured = self.exclusivity(pid, subject)
+            if measured.multi_share is None or measured.subjects < MIN_SUBJECTS:
+                return None
+            return measured.subjects, measured.multi_share
+
+        self.measures.prefetch([a for a in asked if not self.exclusivity(a[1], a[0]).exclusive], MIN_SUBJECTS,
+                               overall)
 
     def class_exclusivity(self, pid: str, subject: str) -> Exclusivity | None:
         """The measured test among the subjects of the subject's classes (byclass.py); None if none measurable."""

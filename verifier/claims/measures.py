@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pyarrow as pa
+
 from kgcheck.index.measures import INSTANCE_OF, SUBCLASS_OF
 from kgcheck.index.store import IN_CHUNK
 
@@ -16,7 +18,7 @@ from .byclass import ClassShare, nearest_measured, profile_measured
 from .cooccur import CoOccurrence, HeldAlone, cooccurrence, held_alone
 
 _NONE = (ClassShare("", 0, 0), ClassShare("", 0, 0))
-_USABLE = "property = ? AND rank <> 'deprecated' AND subject <> ?"
+_OBJECTS = "statements_by_object"
 
 
 @dataclass(frozen=True)
@@ -40,25 +42,63 @@ class StoredMeasures:
         self._class: dict[tuple[str, str], tuple[ClassShare, ClassShare] | None] = {}
         self._profile: dict[tuple[str, str], ClassShare | None] = {}
         self._value: dict[tuple[str, str], tuple[int, int] | None] = {}
+        self._observed: dict[tuple[str, str, frozenset, str], int] = {}
 
     # -- bulk -----------------------------------------------------------------------------------
-    def prefetch(self, asked, min_subjects: int) -> None:
-        """asked: (subject, property, values) the judge may measure; reads their subjects and measure rows
-        in a few queries (chunks of subjects, one query per measure table)."""
+    def prefetch(self, asked, min_subjects: int, overall=None) -> None:
+        """asked: (subject, property, held values, claimed values) the judge may measure; reads their subjects
+        and measure rows in a few queries (chunks of subjects, one query per measure table), and the
+        co-occurrence counts that could decide in one more. overall(property, subject): the property's
+        (subjects, share holding several) when measured, else None."""
         asked = list(asked)
-        self.prefetch_subjects({s for s, _, _ in asked})
+        self.prefetch_subjects({s for s, _, _, _ in asked})
         classes, profiles, values = set(), set(), set()
-        for subject, pid, vals in asked:
+        for subject, pid, held, claimed in asked:
             mine = self._subjects[subject]
             classes |= {(pid, c) for c in mine.classes}
             profiles |= {(pid, q) for q in mine.properties if q != pid}
-            values |= {(pid, v) for v in vals if v}
+            values |= {(pid, v) for v in held | claimed}
         self._fetch("measure_class", "class", "subjects, several, pooled_subjects, pooled_several", classes,
                     self._class, _class_row)
         # A subject none of whose classes is measured hands over to their superclasses: read those edges too.
         self._superclasses({c for p, c in classes if (self._class[(p, c)] or _NONE)[0].subjects < min_subjects})
         self._fetch("measure_profile", "other", "subjects, several", profiles, self._profile, _share_row)
         self._fetch("measure_value", "value", "subjects, several", values, self._value, _count_row)
+        needed: list[tuple[str, str, frozenset, str]] = []
+        for subject, pid, held, claimed in asked:
+            measured = overall(pid, subject) if overall and held else None
+            if measured:
+                # The expectations the judge will compute; the counts they would ask for are noted, not read.
+                key = (pid, subject, frozenset(held))
+                cooccurrence(*self._others(pid, subject, sorted(held), sorted(claimed)), *measured,
+                             lambda z, key=key: needed.append((*key, z)) or 0)
+        self._observe_all([k for k in dict.fromkeys(needed) if k not in self._observed])
+
+    def _observe_all(self, needed: list[tuple[str, str, frozenset, str]]) -> None:
+        """Per (property, subject, held values, claimed value): the other subjects holding the claimed value
+        beside a held one, counted per held value — for all of them in one query over statements_by_object."""
+        if not needed:
+            return
+        rows: dict[str, list] = {"id": [], "subject": [], "property": [], "x": [], "z": []}
+        for i, (pid, subject, held, z) in enumerate(needed):
+            for x in held:
+                for column, v in zip(rows, (i, subject, pid, x, z)):
+                    rows[column].append(v)
+        cursor = self.kg.cursor()
+        cursor.register("observe_asked", pa.table(rows))
+        try:
+            found = dict(cursor.execute(f"""
+                WITH vals AS (SELECT DISTINCT property, entity_id, subject FROM {_OBJECTS}
+                              WHERE entity_id IN (SELECT x FROM observe_asked UNION SELECT z FROM observe_asked)
+                              AND rank <> 'deprecated')
+                SELECT q.id, count(*) FROM observe_asked q
+                JOIN vals a ON a.property = q.property AND a.entity_id = q.x AND a.subject <> q.subject
+                JOIN vals b ON b.property = q.property AND b.entity_id = q.z AND b.subject = a.subject
+                GROUP BY q.id""").fetchall())
+        finally:
+            cursor.unregister("observe_asked")
+        for i, key in enumerate(needed):
+            self._observed[key] = int(found.get(i, 0))
 
     def prefetch_subjects(self, subjects) -> None:
         missing = sorted({s for s in subjects if s and s not in self._subjects})
@@ -146,22 +186,25 @@ class StoredMeasures:
                      multi_share: float) -> CoOccurrence | None:
         """cooccur.cooccurrence from the stored value counts; the subjects holding a claimed value beside a
         held one are counted (in the value-sorted statements_by_object) only when that could decide."""
-        mine = self.subject(subject)
         held = list(dict.fromkeys(held))
-        counts = self._value_counts(pid, held + list(claimed))
-
-        def others(value: str) -> int:  # subjects holding the value, this one left out
-            return counts.get(value, (0, 0))[0] - ((pid, value) in mine.values)
+        key = (pid, subject, frozenset(held))
 
         def observe(z: str) -> int:
-            return self.kg.sql(f"""
-                SELECT count(*) FROM (SELECT DISTINCT entity_id, subject FROM statements_by_object
-                                      WHERE entity_id IN (SELECT unnest(?)) AND {_USABLE}) x
-                JOIN (SELECT DISTINCT subject FROM statements_by_object WHERE entity_id = ? AND {_USABLE}) z
-                USING (subject)""", [held, pid, subject, z, pid, subject])[0][0]
+            if (*key, z) not in self._observed:
+                self._observe_all([(*key, z)])
+            return self._observed[(*key, z)]
 
-        return cooccurrence({x: others(x) for x in held}, {z: others(z) for z in dict.fromkeys(claimed)},
-                            subjects, multi_share, observe)
+        return cooccurrence(*self._others(pid, subject, held, claimed), subjects, multi_share, observe)
+
+    def _others(self, pid: str, subject: str, held: list[str], claimed) -> tuple[dict[str, int], dict[str, int]]:
+        """Per held and per claimed value, the subjects holding it with this one left out (from measure_value)."""
+        mine = self.subject(subject)
+        counts = self._value_counts(pid, held + list(claimed))
+
+        def others(value: str) -> int:
+            return counts.get(value, (0, 0))[0] - ((pid, value) in mine.values)
+
+        return {x: others(x) for x in held}, {z: others(z) for z in dict.fromkeys(claimed)}
 
 
 def _class_row(r) -> tuple[ClassShare, ClassShare]:
