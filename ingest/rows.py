@@ -196,14 +196,16 @@ def entity_rows(entity: dict, languages: tuple[str, ...], out: RowBuffers) -> in
             add_statement((sid, eid, s_prop, rank, order, n_qual, n_ref) + snak_columns(mainsnak))
             order += 1
 
+    # The entity row last of the checks: a line refused here must leave no invalid-value report behind.
+    entity_row = (
+        eid, etype, _pick(labels, languages), _pick(descriptions, languages), checked_text(entity.get("datatype")),
+        len(_mapping(entity.get("sitelinks"))), len(statement_rows), checked_text(entity.get("modified")),
+    )
     if invalid_seen(statement_rows) or invalid_seen(qualifier_rows) or invalid_seen(reference_rows):
         for table, rows, prop_at in (("statements", statement_rows, 2), ("qualifiers", qualifier_rows, 3),
                                      ("references", reference_rows, 5)):
             out.invalid.extend((table, r[0], r[prop_at], r[-1]) for r in rows if r[-1] is not None)
-    out.entities.append((
-        eid, etype, _pick(labels, languages), _pick(descriptions, languages), checked_text(entity.get("datatype")),
-        len(_mapping(entity.get("sitelinks"))), len(statement_rows), checked_text(entity.get("modified")),
-    ))
+    out.entities.append(entity_row)
     out.labels.extend(label_rows)
     out.statements.extend(statement_rows)
     out.qualifiers.extend(qualifier_rows)

@@ -211,3 +211,17 @@ def test_random_lines_give_the_same_rows_both_ways(tmp_path_factory, raw_lines):
 ])
 def test_raw_json_edge_cases_give_the_same_rows_both_ways(tmp_path_factory, raw):
     assert_same(tmp_path_factory, b"[\n" + raw + b",\n]\n")
+
+
+def test_a_refused_line_leaves_no_invalid_value_report(tmp_path_factory):
+    """Found by the hypothesis test above: an entity refused for its `modified` (an int) after one of its values was
+    marked invalid left that report behind, and the next good line counted it (rows.py only, not the C builder)."""
+    def entity(snaktype, modified):
+        snak = {"snaktype": snaktype, "property": "P1", "datatype": "x", "datavalue": {
+            "type": "time", "value": {"time": "+1952-03-11T00:00:00Z", "precision": None}}}
+        return {"type": "item", "id": "Q1", "labels": {"en": {"language": "en", "value": "x"}}, "modified": modified,
+                "claims": {"P31": [{"id": "Q1$a", "rank": "normal", "mainsnak": snak}]}}
+
+    data = orjson.dumps(entity(5, 5)) + b",\n" + orjson.dumps(entity(None, "2024-01-01T00:00:00Z")) + b",\n"
+    stats = assert_same(tmp_path_factory, data)
+    assert stats.entities == 1 and stats.bad_lines == {"bad-value": 1} and not stats.invalid_values
