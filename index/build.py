@@ -23,11 +23,11 @@ from .measures import MEASURE_TABLES, build_holder_best, build_measures
 from .encode import EMBED_CHOICES, LocalEncoder, encode_entity_texts, entity_text_sql, write_property_vectors
 from .manifest import INDEX_SCHEMA_VERSION, VECTORS_DIR, read_manifest
 from .text import normalise_array
+from .views import parquet_view
 from .vectors import CACHE_FILE, LEGACY_CACHE_FILE, EmbeddingCache, EncodeStats
 
 LOOKUP_DB = "lookup.sqlite"
 OBJECT_TABLE = "statements_by_object"
-LOOKUP_ROW_GROUP = 16_384  # Parquet row group of the lookup-by-key files (see README: point lookups)
 LABEL_BATCH = 100_000
 
 
@@ -86,16 +86,8 @@ def _build_object_table(con, directory: str) -> int:
     Parquet file: the reverse-lookup index, not a copy. (subject, statement_order) is the statements' sort
     key, so the rows it points to are fetched by sorted access; the statement id, a near-random string,
     made the file 4.5x bigger on wd50k.)"""
-    target = os.path.join(directory, f"{OBJECT_TABLE}.parquet")
-    for kind, in con.execute("SELECT 'TABLE' FROM duckdb_tables() WHERE table_name = $n UNION ALL "
-                             "SELECT 'VIEW' FROM duckdb_views() WHERE view_name = $n", {"n": OBJECT_TABLE}).fetchall():
-        con.execute(f"DROP {kind} {OBJECT_TABLE}")
-    con.execute(
-        "COPY (SELECT entity_id, subject, statement_order, property, rank FROM statements WHERE entity_id IS NOT NULL "
-        f"ORDER BY entity_id, subject) TO '{target}' (FORMAT parquet, COMPRESSION zstd, "
-        f"ROW_GROUP_SIZE {LOOKUP_ROW_GROUP})")
-    con.execute(f"CREATE VIEW {OBJECT_TABLE} AS SELECT * FROM read_parquet('{OBJECT_TABLE}.parquet')")
-    return con.execute(f"SELECT count(*) FROM {OBJECT_TABLE}").fetchall()[0][0]
+    return parquet_view(con, directory, OBJECT_TABLE, "SELECT entity_id, subject, statement_order, property, rank "
+                        "FROM statements WHERE entity_id IS NOT NULL ORDER BY entity_id, subject")
 
 
 def _build_lookup_db(con, path: str) -> int:

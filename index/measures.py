@@ -5,7 +5,7 @@ value — overall (property_stats), among subjects of the same class or supercla
 the same value, among subjects that also hold another property (verifier/claims/facts.py, byclass.py,
 cooccur.py). Counted at query time those measures scanned the whole statements table once per property
 (413 of 430 s of a 300-claim check on a 5M-entity graph); here each is a grouped count, written sorted by
-its key so a lookup reads one row group:
+its key in small row groups (index/views.py) so a lookup reads one:
 
 - measure_class(property, class, subjects, several, pooled_subjects, pooled_several): subjects holding the
   property that are instances (P31) of the class, and how many hold several best values; pooled: the same
@@ -20,14 +20,12 @@ told apart by a time qualifier not counted together), the reading of property_st
 """
 from __future__ import annotations
 
-import os
-
 from .constraints import TIME_SEPARATORS
+from .views import parquet_view
 
 INSTANCE_OF, SUBCLASS_OF = "P31", "P279"
 MAX_DEPTH = 3  # superclass levels a too-small class hands over to (verifier/claims/byclass.py reads it)
 MEASURE_TABLES = ("measure_class", "measure_value", "measure_profile", "subject_best")
-ROW_GROUP = 16_384  # small row groups: a lookup by (property, key) reads one
 
 
 def best_sql() -> str:
@@ -58,18 +56,8 @@ def build_holder_best(con) -> int:
     return con.execute("SELECT count(*) FROM holder_best").fetchone()[0]
 
 
-def _copy(con, directory: str, name: str, query: str) -> int:
-    target = os.path.join(directory, f"{name}.parquet")
-    for kind, in con.execute("SELECT 'TABLE' FROM duckdb_tables() WHERE table_name = $n UNION ALL "
-                             "SELECT 'VIEW' FROM duckdb_views() WHERE view_name = $n", {"n": name}).fetchall():
-        con.execute(f"DROP {kind} {name}")
-    con.execute(f"COPY ({query}) TO '{target}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE {ROW_GROUP})")
-    con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{name}.parquet')")
-    return con.execute(f"SELECT count(*) FROM {name}").fetchone()[0]
-
-
 def build_measures(con, directory: str) -> dict[str, int]:
-    """Write the three measure tables (needs holder_best); returns their row counts."""
+    """Write the measure tables and subject_best (needs holder_best); returns their row counts."""
     con.execute(f"""CREATE OR REPLACE TEMP TABLE subject_class AS
         SELECT DISTINCT subject, entity_id AS class FROM statements
         WHERE property = '{INSTANCE_OF}' AND rank <> 'deprecated' AND entity_id IS NOT NULL""")
@@ -85,7 +73,7 @@ def build_measures(con, directory: str) -> dict[str, int]:
         WITH parents AS (SELECT DISTINCT subject AS class, entity_id AS parent FROM statements
                          WHERE property = '{SUBCLASS_OF}' AND rank <> 'deprecated' AND entity_id IS NOT NULL),
         {ctes} {union}""")
-    counts = {"measure_class": _copy(con, directory, "measure_class", """
+    counts = {"measure_class": parquet_view(con, directory, "measure_class", """
         WITH direct AS (
             SELECT h.property, c.class, count(*) AS subjects, count_if(h.n_best > 1) AS several
             FROM holder_best h JOIN subject_class c USING (subject) GROUP BY ALL),
@@ -97,17 +85,17 @@ def build_measures(con, directory: str) -> dict[str, int]:
         SELECT p.property, p.class, coalesce(d.subjects, 0) AS subjects, coalesce(d.several, 0) AS several,
                p.pooled_subjects, p.pooled_several
         FROM pooled p LEFT JOIN direct d USING (property, class) ORDER BY p.property, p.class""")}
-    counts["measure_value"] = _copy(con, directory, "measure_value", """
+    counts["measure_value"] = parquet_view(con, directory, "measure_value", """
         SELECT v.property, v.entity_id AS value, count(*) AS subjects, count_if(h.n_best > 1) AS several
         FROM (SELECT DISTINCT property, entity_id, subject FROM statements
               WHERE entity_id IS NOT NULL AND rank <> 'deprecated') v
         JOIN holder_best h USING (property, subject) GROUP BY ALL ORDER BY 1, 2""")
-    counts["measure_profile"] = _copy(con, directory, "measure_profile", """
+    counts["measure_profile"] = parquet_view(con, directory, "measure_profile", """
         SELECT h.property, o.property AS other, count(*) AS subjects, count_if(h.n_best > 1) AS several
         FROM holder_best h JOIN (SELECT DISTINCT subject, property FROM statements) o
              ON o.subject = h.subject AND o.property <> h.property
         GROUP BY ALL ORDER BY 1, 2""")
-    counts["subject_best"] = _copy(con, directory, "subject_best",
+    counts["subject_best"] = parquet_view(con, directory, "subject_best",
                                    "SELECT subject, property, n_best FROM holder_best ORDER BY subject, property")
     con.execute("DROP TABLE IF EXISTS subject_class")
     con.execute("DROP TABLE IF EXISTS class_up")

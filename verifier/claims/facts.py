@@ -170,14 +170,15 @@ class KGFacts(JudgeFacts):
     def prefetch_measures(self, asked) -> None:
         """(subject, property, held values, claimed values) the judge may measure (open world): their measure
         rows and co-occurrence counts, in bulk. Only properties not single-valued by themselves need them."""
-        def overall(pid: str, subject: str) -> tuple[int, float] | None:  # as cooccurrence() below reads it
-            measured = self.exclusivity(pid, subject)
-            if measured.multi_share is None or measured.subjects < MIN_SUBJECTS:
-                return None
-            return measured.subjects, measured.multi_share
-
         self.measures.prefetch([a for a in asked if not self.exclusivity(a[1], a[0]).exclusive], MIN_SUBJECTS,
-                               overall)
+                               self._overall)
+
+    def _overall(self, pid: str, subject: str) -> tuple[int, float] | None:
+        """(subjects, share holding several) of pid graph-wide, when measured: what co-occurrence expects from."""
+        measured = self.exclusivity(pid, subject)
+        if measured.multi_share is None or measured.subjects < MIN_SUBJECTS:
+            return None
+        return measured.subjects, measured.multi_share
 
     def class_exclusivity(self, pid: str, subject: str) -> Exclusivity | None:
         """The measured test among the subjects of the subject's classes (byclass.py); None if none measurable."""
@@ -212,10 +213,8 @@ class KGFacts(JudgeFacts):
 
     def cooccurrence(self, pid: str, subject: str, held: list[str], claimed: list[str]) -> CoOccurrence | None:
         """How often other subjects hold a claimed value beside the subject's values of pid (cooccur.py)."""
-        measured = self.exclusivity(pid, subject)
-        if measured.multi_share is None or measured.subjects < MIN_SUBJECTS:
-            return None
-        return self.measures.cooccurrence(pid, subject, held, claimed, measured.subjects, measured.multi_share)
+        overall = self._overall(pid, subject)
+        return self.measures.cooccurrence(pid, subject, held, claimed, *overall) if overall else None
 
     def datatype(self, pid: str) -> str | None:
         if pid not in self._datatypes:

@@ -192,8 +192,9 @@ MOSTLY = 0.5  # a majority of the value's statements
 
 def _swap_of_a_kind(kg, v: Verdict) -> bool:
     """The claimed value mostly fills this property in the graph, or every value the graph gives instead shares a
-    class with it (a league for a league, a person for a person); and no name holds the other's words ("Greek" / "Ancient Greek", "navy" / "German Navy" are
-    readings of one name, not a swap): then a relation guessed from the value's type is as good as a stated one."""
+    class with it (a league for a league, a person for a person); and no name holds the other's words ("Greek" /
+    "Ancient Greek", "navy" / "German Navy" are readings of one name, not a swap): then a relation guessed from the
+    value's type is as good as a stated one."""
     claimed = v.claim.object_id
     others = [i for i in v.correction_ids if i and i != claimed]
     if not claimed or not others:
@@ -204,7 +205,8 @@ def _swap_of_a_kind(kg, v: Verdict) -> bool:
             return False
     role = GraphSchema.of(kg).roles([claimed]).get(claimed, {})
     # most of the claimed value's uses in the graph are as this property's value: it is a value of that kind
-    if role and role.get(v.claim.property_id, 0) / sum(role.values()) >= MOSTLY:
+    uses = sum(role.values())
+    if uses and role.get(v.claim.property_id, 0) / uses >= MOSTLY:
         return True
     fetched = kg.statements_for([claimed, *others], properties=("P31",))
     classes = {i: {st.value.entity_id for st in fetched.get(i, ()) if st.value.entity_id} for i in [claimed, *others]}
