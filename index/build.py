@@ -22,6 +22,7 @@ from .constraints import build_property_constraints, build_property_stats
 from .measures import MEASURE_TABLES, build_holder_best, build_measures
 from .encode import EMBED_CHOICES, LocalEncoder, encode_entity_texts, entity_text_sql, write_property_vectors
 from .manifest import INDEX_SCHEMA_VERSION, VECTORS_DIR, read_manifest
+from .store import HIERARCHY, HIERARCHY_TABLE
 from .text import normalise_array
 from .views import parquet_view
 from .vectors import CACHE_FILE, LEGACY_CACHE_FILE, EmbeddingCache, EncodeStats
@@ -88,6 +89,18 @@ def _build_object_table(con, directory: str) -> int:
     made the file 4.5x bigger on wd50k.)"""
     return parquet_view(con, directory, OBJECT_TABLE, "SELECT entity_id, subject, statement_order, property, rank "
                         "FROM statements WHERE entity_id IS NOT NULL ORDER BY entity_id, subject")
+
+
+def _build_hierarchy_table(con, directory: str) -> int:
+    """hierarchy_edges(subject, property, parent): the HIERARCHY statements (not deprecated, entity-valued) in
+    their own narrow file sorted by subject. The judge walks located-in and subclass-of chains one level a
+    query; on the statements file each level cost its row groups decompressed across all 30 columns' worth
+    of pages (5M entities: 1.3 s of a 5.3 s batch of 2,000 claims)."""
+    listed = ", ".join(f"'{p}'" for p in HIERARCHY)
+    return parquet_view(con, directory, HIERARCHY_TABLE,
+                        "SELECT subject, property, entity_id AS parent FROM statements "
+                        f"WHERE property IN ({listed}) AND rank <> 'deprecated' AND entity_id IS NOT NULL "
+                        "ORDER BY subject, property, parent")
 
 
 def _build_lookup_db(con, path: str) -> int:
@@ -172,6 +185,7 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
             t = time.time()
             ensure_views(con, directory, TABLES)
             n_objects = _build_object_table(con, directory)
+            n_hierarchy = _build_hierarchy_table(con, directory)
             build_holder_best(con)
             n_props = build_property_stats(con)
             n_measures = build_measures(con, directory)
@@ -217,6 +231,7 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
         "layout": {
             "tables": "the ingest's sorted Parquet files, read in place through views in kg.duckdb",
             OBJECT_TABLE: f"{OBJECT_TABLE}.parquet sorted by entity_id (view in kg.duckdb)",
+            HIERARCHY_TABLE: f"{HIERARCHY_TABLE}.parquet sorted by subject (view in kg.duckdb)",
             "measures": {name: f"{name}.parquet sorted by property and key (index/measures.py)"
                          for name in MEASURE_TABLES},
             "lookup": f"{LOOKUP_DB}: label_index (by norm, id) and entities (by id)",
@@ -227,7 +242,8 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
         },
         "embed": {"texts": settings.embed, "min_sitelinks": settings.embed_min_sitelinks},
         "counts": {"entity_vectors": info["entity_vectors"], "property_vectors": len(prop_rows),
-                   "label_index": n_labels, OBJECT_TABLE: n_objects, "property_stats": n_props,
+                   "label_index": n_labels, OBJECT_TABLE: n_objects, HIERARCHY_TABLE: n_hierarchy,
+                   "property_stats": n_props,
                    "property_constraints": n_constraints, **n_measures},
         "embeddings": {"reused": stats.reused, "encoded": stats.encoded,
                        "encode_seconds": round(stats.seconds, 3)},

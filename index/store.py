@@ -16,16 +16,26 @@ from .manifest import IndexError_, read_manifest  # noqa: F401 - IndexError_ re-
 from .model import INVALID, NOVALUE, SOMEVALUE, Candidate, Entity, Reference, Snak, Statement, Value
 
 _VALUE_COLS = ", ".join(f'"{c}"' for c, _ in VALUE_COLUMNS)
-_STATEMENT_COLS = f"statement_id, subject, property, rank, {_VALUE_COLS}"
+_STATEMENT_COLS = f"statement_id, subject, property, rank, {_VALUE_COLS}, qualifier_count, reference_count"
+_QUALIFIER_COUNT = 4 + len(VALUE_COLUMNS)  # position in a _STATEMENT_COLS row; reference_count follows
+# Positions in a statement row (KG.statement_rows): subject, property, rank, entity value.
+ROW_SUBJECT, ROW_PROPERTY, ROW_RANK = 1, 2, 3
+ROW_ENTITY = 4 + [c for c, _ in VALUE_COLUMNS].index("entity_id")
+HIERARCHY_TABLE = "hierarchy_edges"  # (subject, property, parent), sorted by subject (index/build.py)
+# Properties whose closure makes a claimed value "less specific" than the graph's (verifier/claims/facts.py):
+# located in the administrative territorial entity, country, location, part of, continent,
+# located in/on physical feature, subclass of.
+HIERARCHY = ("P131", "P17", "P276", "P361", "P30", "P706", "P279")
 _QUALIFIER_COLS = f"statement_id, qualifier_order, property, {_VALUE_COLS}"
 _REFERENCE_COLS = f"statement_id, reference_hash, reference_order, snak_order, property, {_VALUE_COLS}"
 # Keys per query. Up to DuckDB's dynamic_or_filter_threshold keys, the hash join pushes an IN filter into
 # the Parquet scan, which skips every row group whose min/max holds none of them; above it only a min/max
 # range is pushed, i.e. a scan of everything between the smallest and the largest key. KG.open raises the
-# threshold (default 50) to IN_CHUNK: a query on a 4,301-row-group file has a fixed cost of 0.1-0.2 s
-# whatever it reads, so 500 keys a query cost 2 s where ten queries of 50 cost 5-7 s (5M entities; check
-# throughput 0.16x -> 0.32x the 1x, bench/scale.py; 1,000 vs 500 vs 2,000 within the noise).
-IN_CHUNK = 1000
+# threshold (default 50) to IN_CHUNK. A query also pays per row group of the file (DuckDB merges their
+# statistics: 5M entities, 4,301 row groups, one subject's statements 0.24 s with statistics on all 30
+# columns, 0.10 s with statistics on `subject` only, as the ingest now writes them), so fewer, larger queries
+# win: 3,000 subjects in one query 1.08 s, in three 1.23 s, in six 1.62 s.
+IN_CHUNK = 4000
 
 
 def _chunks(keys: list, size: int | None = None):
@@ -176,40 +186,56 @@ class KG:
 
     # -- statements -----------------------------------------------------------------------------
     def statements(self, subject: str, property: str | None = None, details: bool = True) -> list[Statement]:
-        where, params = "subject = ?", [subject]
-        if property:
-            where += " AND property = ?"
-            params.append(property)
-        rows = self.sql(f"SELECT {_STATEMENT_COLS} FROM statements WHERE {where}", params)
-        return self._assemble(rows, [subject], details)
+        where, params = ("property = ?", [property]) if property else ("", [])
+        return self._assemble(self.subject_rows(_STATEMENT_COLS, [subject], where, params), [subject], details)
 
     def statements_for(self, subjects: Iterable[str], details: bool = False,
                        properties: Iterable[str] | None = None) -> dict[str, list[Statement]]:
-        """Bulk: the statements of many subjects (optionally only some properties) in one query."""
+        """Bulk: the statements of many subjects (optionally only some properties) in a few reads."""
         wanted = sorted(set(subjects))
         out: dict[str, list[Statement]] = defaultdict(list)
         if not wanted:
             return out
-        query = f"SELECT {_STATEMENT_COLS} FROM statements WHERE subject IN (SELECT unnest(?))"
-        extra = []
+        where, params = "", []
         if properties is not None:
-            query += " AND property IN (SELECT unnest(?))"
-            extra.append(sorted(set(properties)))
-        rows = [r for chunk in _chunks(wanted) for r in self.sql(query, [chunk] + extra)]
+            where, params = "property IN (SELECT unnest(?))", [sorted(set(properties))]
+        rows = self.subject_rows(_STATEMENT_COLS, wanted, where, params)
         for st in self._assemble(rows, wanted, details):
             out[st.subject].append(st)
         return out
 
-    def subject_rows(self, columns: str, subjects: Iterable[str], where: str = "", params: list | None = None
-                     ) -> list[tuple]:
-        """`SELECT columns FROM statements WHERE subject IN subjects [AND where]`, by sorted subject chunks
-        (IN_CHUNK): cost by the row groups the subjects fall in, not by the table size."""
+    def statement_rows(self, subjects: Iterable[str]) -> list[tuple]:
+        """Every statement row of the subjects, not yet assembled (see ROW_*): one read that several steps can
+        share — `statements_from_rows` turns the rows a step needs into Statements."""
+        return self.subject_rows(_STATEMENT_COLS, subjects)
+
+    def statements_from_rows(self, rows: list[tuple], details: bool = False) -> dict[str, list[Statement]]:
+        out: dict[str, list[Statement]] = defaultdict(list)
+        for st in self._assemble(rows, sorted({r[ROW_SUBJECT] for r in rows}), details):
+            out[st.subject].append(st)
+        return out
+
+    def subject_rows(self, columns: str, subjects: Iterable[str], where: str = "", params: list | None = None,
+                     table: str = "statements", order: str = "") -> list[tuple]:
+        """`SELECT columns FROM table WHERE subject IN subjects [AND where] [ORDER BY order]`, by sorted subject
+        chunks (IN_CHUNK): cost by the row groups the subjects fall in, not by the table size."""
         rows: list[tuple] = []
         extra = f" AND {where}" if where else ""
+        order_by = f" ORDER BY {order}" if order else ""
         for chunk in _chunks(sorted(set(subjects))):
-            rows.extend(self.sql(f"SELECT {columns} FROM statements WHERE subject IN (SELECT unnest(?)){extra}",
-                                 [chunk] + list(params or [])))
+            rows.extend(self.sql(f"SELECT {columns} FROM {quote(table)} WHERE subject IN (SELECT unnest(?)){extra}"
+                                 f"{order_by}", [chunk] + list(params or [])))
         return rows
+
+    def parent_rows(self, subjects: Iterable[str], properties: Iterable[str]) -> list[tuple[str, str]]:
+        """(subject, parent) of the subjects' not deprecated statements of these HIERARCHY properties: from the
+        narrow hierarchy_edges table, or from the statements of an index built before it."""
+        listed = [sorted(set(properties))]
+        if self.has_table(HIERARCHY_TABLE):
+            return self.subject_rows("subject, parent", subjects, "property IN (SELECT unnest(?))", listed,
+                                     table=HIERARCHY_TABLE)
+        return self.subject_rows("subject, entity_id", subjects, "property IN (SELECT unnest(?)) "
+                                 "AND entity_id IS NOT NULL AND rank <> 'deprecated'", listed)
 
     def references_for(self, keys: Iterable[tuple[str, str]]) -> dict[str, tuple[Reference, ...]]:
         """References of many statements, by (subject, statement_id): provenance for evidence, in bulk."""
@@ -231,10 +257,9 @@ class KG:
         if not keys:
             return []
         subjects = sorted({k[0] for k in keys})
-        rows = [r for chunk in _chunks(subjects) for r in self.sql(
-            f"SELECT {_STATEMENT_COLS}, statement_order FROM statements WHERE subject IN (SELECT unnest(?)) "
-            "AND statement_order IN (SELECT unnest(?))", [chunk, sorted({k[1] for k in keys if k[0] in chunk})])
-            if (r[1], r[-1]) in keys]
+        rows = [r for chunk in _chunks(subjects) for r in self.subject_rows(
+            f"{_STATEMENT_COLS}, statement_order", chunk, "statement_order IN (SELECT unnest(?))",
+            [sorted({k[1] for k in keys if k[0] in chunk})]) if (r[1], r[-1]) in keys]
         return self._assemble(rows, subjects, details)
 
     def subjects_linking_to(self, object_id: str, limit: int = 64) -> list[tuple[str, str]] | None:
@@ -249,16 +274,15 @@ class KG:
 
     def _by_subject(self, cols: str, table: str, keys, order: str = "reference_order, snak_order") -> list[tuple]:
         """Rows of a per-statement table (qualifiers, references) for (subject, statement_id) keys, fetched
-        by sorted subject chunks (see IN_CHUNK), in statement_id then `order` order."""
+        by sorted subject chunks (see subject_rows), in statement_id then `order` order."""
         by_subject: dict[str, set[str]] = defaultdict(set)
         for subject, sid in keys:
             by_subject[subject].add(sid)
         rows: list[tuple] = []
         for chunk in _chunks(sorted(by_subject)):
             ids = sorted({sid for subject in chunk for sid in by_subject[subject]})
-            rows.extend(self.sql(
-                f"SELECT {cols} FROM {quote(table)} WHERE subject IN (SELECT unnest(?)) "
-                f"AND statement_id IN (SELECT unnest(?)) ORDER BY statement_id, {order}", [chunk, ids]))
+            rows.extend(self.subject_rows(cols, chunk, "statement_id IN (SELECT unnest(?))", [ids], table=table,
+                                          order=f"statement_id, {order}"))
         return rows
 
     def _assemble(self, rows: list[tuple], subjects: list[str], details: bool) -> list[Statement]:
@@ -266,12 +290,15 @@ class KG:
             return []
         qualifiers: dict[str, list[Snak]] = defaultdict(list)
         references: dict[str, dict[str, list[Snak]]] = defaultdict(dict)
-        keys = [(r[1], r[0]) for r in rows]
+        # Only statements that have qualifiers (references) are looked up there: the others' subjects would
+        # each cost a row group read for nothing.
+        qualified = [(r[1], r[0]) for r in rows if r[_QUALIFIER_COUNT]]
         # Qualifiers are always loaded: verdicts need point in time, start and end times.
-        for q in self._by_subject(_QUALIFIER_COLS, "qualifiers", keys, "qualifier_order"):
+        for q in self._by_subject(_QUALIFIER_COLS, "qualifiers", qualified, "qualifier_order"):
             qualifiers[q[0]].append(Snak(q[2], row_value(q, 3)))
         if details:
-            for r in self._by_subject(_REFERENCE_COLS, "references", keys, "reference_order, snak_order"):
+            referenced = [(r[1], r[0]) for r in rows if r[_QUALIFIER_COUNT + 1]]
+            for r in self._by_subject(_REFERENCE_COLS, "references", referenced, "reference_order, snak_order"):
                 references[r[0]].setdefault(r[1], []).append(Snak(r[4], row_value(r, 5)))
         out = []
         for r in rows:

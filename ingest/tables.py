@@ -145,7 +145,7 @@ def sort_table(con: duckdb.DuckDBPyConnection, name: str, parts: list[str], targ
     cur = con.cursor()  # a connection per lane: lanes run their statements at once
     cursors = [] if cursors is None else cursors
     cursors.append(cur)
-    sink = ParquetSink(target, schema)
+    sink = ParquetSink(target, schema, statistics=[_KEY_OF.get(name, "subject")])
     try:
         for where, params in _ranges(cur, parts, SORT_KEYS[name].split(",")[0]) if parts else []:
             source = "read_parquet($parts)"
@@ -207,13 +207,18 @@ class ParquetSink:
     """A zstd Parquet file written by a thread from a bounded queue of record batches: compressing
     overlaps the DuckDB insert of the same batches (pyarrow releases the GIL while it writes)."""
 
-    def __init__(self, path: str, schema: pa.Schema):
+    def __init__(self, path: str, schema: pa.Schema, statistics: list[str] | bool = True):
         self.queue: queue.Queue = queue.Queue(maxsize=4)
         self.rows = 0
         self.error: BaseException | None = None
         # No dictionary for the (nearly) unique columns: it would only be tried and dropped.
         dictionary = [c for c in schema.names if c not in _UNIQUE_COLUMNS]
-        self.writer = pq.ParquetWriter(path, schema, compression="zstd", use_dictionary=dictionary)
+        # Min/max statistics on the lookup key only: DuckDB merges every row group's statistics of every
+        # column a query reads, at each query (5M entities, 4,301 row groups: 0.235 s for one subject's
+        # statements with statistics on all 30 columns; 0.034 s reading 2 columns), and a key-sorted
+        # table's other columns span all values in every row group, so they never prune anything.
+        self.writer = pq.ParquetWriter(path, schema, compression="zstd", use_dictionary=dictionary,
+                                       write_statistics=statistics)
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 

@@ -32,6 +32,32 @@ def test_entity_and_statements(mini_kg):
     assert {q.property for s in pop for q in s.qualifiers} == {"P585"}
 
 
+def test_hierarchy_edges_are_the_statements_hierarchy_links(mini_kg, monkeypatch):
+    """The narrow hierarchy table gives the same parents as the statements it is cut from (an index built
+    before it falls back to those), without deprecated or non-entity values, and files carry statistics on
+    their lookup key only (DuckDB merges every column's statistics per query)."""
+    import pyarrow.parquet as pq
+
+    from kgcheck.index.store import HIERARCHY, HIERARCHY_TABLE
+
+    subjects = [r[0] for r in mini_kg.sql("SELECT DISTINCT subject FROM statements")]
+    expected = sorted(mini_kg.sql(
+        "SELECT subject, entity_id FROM statements WHERE property IN (SELECT unnest(?)) "
+        "AND rank <> 'deprecated' AND entity_id IS NOT NULL", [list(HIERARCHY)]))
+    assert mini_kg.has_table(HIERARCHY_TABLE) and len(expected) == mini_kg.manifest["index"]["counts"][HIERARCHY_TABLE]
+    assert sorted(mini_kg.parent_rows(subjects, HIERARCHY)) == expected and expected
+    one = sorted(mini_kg.parent_rows(subjects, ["P17"]))
+    assert one and set(one) < set(expected)
+    monkeypatch.setattr(type(mini_kg), "has_table", lambda self, name: name != HIERARCHY_TABLE)
+    assert sorted(mini_kg.parent_rows(subjects, HIERARCHY)) == expected
+    assert sorted(mini_kg.parent_rows(subjects, ["P17"])) == one
+    metadata = pq.read_metadata(f"{mini_kg.directory}/statements.parquet")
+    group = metadata.row_group(0)
+    with_stats = {group.column(i).path_in_schema for i in range(group.num_columns)
+                  if group.column(i).is_stats_set}
+    assert with_stats == {"subject"}
+
+
 def test_statements_about_and_dangling_ids(mini_kg):
     about = mini_kg.statements_about("Q350")
     assert [(s.subject, s.property) for s in about] == [("Q42", "P19")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 import duckdb
+import pytest
 
 from kgcheck.verifier.claims.remeasure import measure_gate
 
@@ -121,3 +122,48 @@ def test_counts_that_move_without_crossing_a_threshold_recheck_nothing(kg_of, tm
     assert ("property", False) in moved and ("measure_value", False) in moved
     assert summary.rechecked == 0
     assert Checker(new).check(claims)[0].reason == before[0].reason  # nothing stale either
+
+
+def _films(fx, ussr: int = 12, ussr_with_us: int = 0, uk_only: int = 0):
+    """Films' countries of origin: 20 American-British, 20 American (one of them "Film X"), `ussr` Soviet (the
+    first `ussr_with_us` of them American too), `uk_only` British. Half the films hold several countries, so
+    neither the property, nor the class, nor a value, nor a co-held property makes it single-valued: only
+    co-occurrence can tell that no film is both American and Soviet."""
+    us, uk, su = (fx.item(q, None) for q in ("Q30", "Q145", "Q15180"))
+    film = ("P31", fx.item("Q11424", None))
+    countries = [[us, uk]] * 20 + [[us]] * 20 + [[su, us]] * ussr_with_us + [[su]] * (ussr - ussr_with_us) + \
+        [[uk]] * uk_only
+    films = [fx.entity(f"Q{7000 + i}", "Film X" if i == 20 else f"Film {i}", "film",
+                       claims=[film] + [("P495", c) for c in held]) for i, held in enumerate(countries)]
+    named = {"Q30": "United States of America", "Q145": "United Kingdom", "Q15180": "Soviet Union",
+             "Q11424": "film"}
+    return films + [fx.entity(q, label) for q, label in named.items()] + \
+        [fx.prop("P495", "country of origin", "wikibase-item"), fx.prop("P31", "instance of", "wikibase-item")]
+
+
+@pytest.mark.parametrize("edit, flips", [
+    ({"ussr_with_us": 1}, True),  # another film is now American and Soviet: observed 0 -> 1
+    ({"ussr": 9}, True),  # fewer Soviet films: the expectation falls below 3, the graph's silence proves nothing
+    ({"uk_only": 1}, False),  # the overall and value counts move, the expectation stays above 3
+])
+def test_an_open_verdict_is_rechecked_when_its_cooccurrence_test_comes_out_otherwise(kg_of, tmp_path, edit, flips):
+    from conftest import fixture_builders
+
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.verifier.claims.check import Checker
+    from kgcheck.verifier.claims.recheck import recheck
+    from kgcheck.verifier.formats.serialize import verdict_to_dict
+    from kgcheck.verifier.model import Claim
+
+    fx = fixture_builders()
+    old, new = kg_of(_films(fx)), kg_of(_films(fx, **edit))
+    claims = [Claim(id="film", subject="Film X", predicate="country of origin", object="Soviet Union")]
+    before = Checker(old).check(claims)
+    assert before[0].verdict == "REFUTED" and before[0].exclusivity == "co-occurrence", before[0].reason
+    results, out = tmp_path / "results.jsonl", tmp_path / "out.jsonl"
+    results.write_text("".join(json.dumps(verdict_to_dict(v)) + "\n" for v in before))
+    with IndexDiff(old.directory, new.directory) as diff:
+        summary = recheck(new, diff, str(results), str(out))
+    after = Checker(new).check(claims)[0]
+    assert (after.verdict != before[0].verdict) is flips
+    assert summary.rechecked == int(flips) and len(summary.flipped) == int(flips)

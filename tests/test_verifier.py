@@ -207,3 +207,23 @@ def test_a_dated_succession_without_the_claimed_value_is_open_world(mini_kg):
         [Claim(id="c", subject="Belgium", predicate="head of government", object="Elio Di Rupo")])[0]
     assert strict.verdict == REFUTED and strict.corrections == ("Bart De Wever",)
     assert verdict(mini_kg, "Belgium", "head of government", "Bart De Wever").verdict == SUPPORTED
+
+
+def test_a_batch_reads_its_candidate_subjects_statements_once(mini_kg, monkeypatch):
+    """The first pass, the open-world subject facts and the second pass (rule C) share one read of the
+    candidate subjects' statement rows (on a large graph each read costs a row group per subject)."""
+    from kgcheck.index.store import KG
+
+    reads = []
+    real = KG.subject_rows
+
+    def counted(self, columns, subjects, where="", params=None, table="statements", order=""):
+        if table == "statements" and columns.startswith("statement_id"):
+            reads.append(sorted(set(subjects)))
+        return real(self, columns, subjects, where, params, table, order)
+
+    monkeypatch.setattr(KG, "subject_rows", counted)
+    verdicts = Checker(mini_kg).check([Claim(id="c", subject="Belgium", predicate="date of death", object="1999"),
+                                       Claim(id="b", subject="Belgium", predicate="capital", object="Paris")])
+    assert verdicts[0].rule == "C" and verdicts[1].verdict == REFUTED
+    assert len(reads) == 1 and "Q31" in reads[0]

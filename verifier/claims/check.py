@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from kgcheck.index.store import ROW_PROPERTY, ROW_SUBJECT
 from kgcheck.index.text import normalise
 
 from kgcheck.verifier.claims.compare import ClaimObject
@@ -96,8 +97,13 @@ class Checker:
                         self.properties_for(c.predicate)) for c in claims}
         all_subjects = {sid for cands in subjects.values() for sid, _ in cands}
         wanted_props = {c.id: {p.pid for p in props[c.id]} for c in claims}
-        # First pass: only the statements of the claimed properties (most claims end here).
-        statements = self.kg.statements_for(all_subjects, properties={p for ps in wanted_props.values() for p in ps})
+        # One read of every statement row of the candidate subjects, shared by the steps below: the first pass
+        # assembles only the claimed properties' statements (most claims end there), the measures take what
+        # the subjects hold, and the second pass the rest (on a large graph each read of a subject costs a
+        # row group decompressed, whatever it selects).
+        rows = self.kg.statement_rows(all_subjects)
+        claimed_properties = {p for ps in wanted_props.values() for p in ps}
+        statements = self.kg.statements_from_rows([r for r in rows if r[ROW_PROPERTY] in claimed_properties])
 
         # Prefetch everything the comparisons will ask for, in bulk.
         values, labels = set(), set(all_subjects)
@@ -119,12 +125,13 @@ class Checker:
         self.facts.prefetch_labels(labels | values)
         self.facts.prefetch_datatypes({p.pid for ps in props.values() for p in ps})
         if not self.options.closed_world:
-            self.facts.prefetch_measures(_may_measure(claims, subjects, wanted_props, statements, linked_ids))
+            self.facts.prefetch_measures(_may_measure(claims, subjects, wanted_props, statements, linked_ids), rows)
         verdicts = [self._judge_one(c, subjects[c.id], props[c.id], statements, linked_ids) for c in claims]
         # Second pass, rules B (same object) and C: all statements, only of subjects that lack the property.
         redo = [i for i, v in enumerate(verdicts) if v.rule == "C" and v.subject_id]
         if redo:
-            full = self.kg.statements_for({verdicts[i].subject_id for i in redo})
+            again = {verdicts[i].subject_id for i in redo}
+            full = self.kg.statements_from_rows([r for r in rows if r[ROW_SUBJECT] in again])
             self.facts.prefetch_labels({st.property for sts in full.values() for st in sts})
             for i in redo:
                 c = claims[i]

@@ -14,15 +14,12 @@ import numpy as np
 
 from kgcheck.index.constraints import TIME_SEPARATORS
 from kgcheck.index.model import ENTITY
+from kgcheck.index.store import HIERARCHY
 
 from kgcheck.verifier.claims.cooccur import CoOccurrence
 from kgcheck.verifier.claims.judge import JudgeFacts
 from kgcheck.verifier.claims.measures import StoredMeasures
 
-# Properties whose closure makes a claimed value "less specific" than the graph's:
-# located in the administrative territorial entity, country, location, part of, continent,
-# located in/on physical feature, subclass of.
-HIERARCHY = ("P131", "P17", "P276", "P361", "P30", "P706", "P279")
 MAX_DEPTH = 5
 MIN_SUBJECTS = 20  # below this the data says too little about a property's functionality
 # Measured fallback (no constraint in the dump): a conflicting value refutes only when at most 5% of the
@@ -107,9 +104,7 @@ class KGFacts(JudgeFacts):
             frontier = {f for f in frontier if f not in parents}
             if not frontier:
                 break
-            rows = self.kg.subject_rows(
-                "subject, entity_id", frontier,
-                "property IN (SELECT unnest(?)) AND entity_id IS NOT NULL AND rank <> 'deprecated'", [list(HIERARCHY)])
+            rows = self.kg.parent_rows(frontier, HIERARCHY)
             for f in frontier:
                 parents[f] = set()
             for subject, parent in rows:
@@ -167,11 +162,12 @@ class KGFacts(JudgeFacts):
                 self._exceptions[pid] = frozenset(exceptions or ())
         return out
 
-    def prefetch_measures(self, asked) -> None:
+    def prefetch_measures(self, asked, statement_rows: list[tuple] | None = None) -> None:
         """(subject, property, held values, claimed values) the judge may measure (open world): their measure
-        rows and co-occurrence counts, in bulk. Only properties not single-valued by themselves need them."""
+        rows and co-occurrence counts, in bulk. Only properties not single-valued by themselves need them.
+        statement_rows: every statement row of those subjects, when read already (KG.statement_rows)."""
         self.measures.prefetch([a for a in asked if not self.exclusivity(a[1], a[0]).exclusive], MIN_SUBJECTS,
-                               self._overall)
+                               self._overall, statement_rows)
 
     def _overall(self, pid: str, subject: str) -> tuple[int, float] | None:
         """(subjects, share holding several) of pid graph-wide, when measured: what co-occurrence expects from."""
@@ -275,3 +271,4 @@ def _measured(source: str, several: int, subjects: int, detail: str) -> Exclusiv
 
 def entity_values(statements) -> set[str]:
     return {st.value.entity_id for st in statements if st.value.kind == ENTITY and st.value.entity_id}
+

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from kgcheck.index.measures import INSTANCE_OF, SUBCLASS_OF
-from kgcheck.index.store import IN_CHUNK
+from kgcheck.index.store import IN_CHUNK, ROW_ENTITY, ROW_PROPERTY, ROW_RANK, ROW_SUBJECT
 
 from .byclass import ClassShare, nearest_measured, profile_measured
 from .cooccur import CoOccurrence, HeldAlone, cooccurrence, held_alone
@@ -45,13 +45,13 @@ class StoredMeasures:
         self._observed: dict[tuple[str, str, frozenset, str], int] = {}
 
     # -- bulk -----------------------------------------------------------------------------------
-    def prefetch(self, asked, min_subjects: int, overall=None) -> None:
+    def prefetch(self, asked, min_subjects: int, overall=None, statement_rows: list[tuple] | None = None) -> None:
         """asked: (subject, property, held values, claimed values) the judge may measure; reads their subjects
         and measure rows in a few queries (chunks of subjects, one query per measure table), and the
         co-occurrence counts that could decide in one more. overall(property, subject): the property's
         (subjects, share holding several) when measured, else None."""
         asked = list(asked)
-        self.prefetch_subjects({s for s, _, _, _ in asked})
+        self.prefetch_subjects({s for s, _, _, _ in asked}, statement_rows)
         classes, profiles, values = set(), set(), set()
         for subject, pid, held, claimed in asked:
             mine = self._subjects[subject]
@@ -100,18 +100,24 @@ class StoredMeasures:
         for i, key in enumerate(needed):
             self._observed[key] = int(found.get(i, 0))
 
-    def prefetch_subjects(self, subjects) -> None:
+    def prefetch_subjects(self, subjects, statement_rows: list[tuple] | None = None) -> None:
+        """statement_rows: every statement row of these subjects (KG.statement_rows), when the caller has read
+        them already; else they are read here."""
         missing = sorted({s for s in subjects if s and s not in self._subjects})
         for start in range(0, len(missing), IN_CHUNK):
             chunk = missing[start:start + IN_CHUNK]
             best: dict[str, dict[str, int]] = {s: {} for s in chunk}
-            for subject, pid, n in self.kg.sql("SELECT subject, property, n_best FROM subject_best "
-                                               "WHERE subject IN (SELECT unnest(?))", [chunk]):
+            for subject, pid, n in self.kg.subject_rows("subject, property, n_best", chunk, table="subject_best"):
                 best[subject][pid] = int(n)
             props: dict[str, set[str]] = {s: set() for s in chunk}
             values: dict[str, set[tuple[str, str]]] = {s: set() for s in chunk}
-            for subject, pid, value in self.kg.subject_rows(
-                    "DISTINCT subject, property, CASE WHEN rank <> 'deprecated' THEN entity_id END", chunk):
+            if statement_rows is None:
+                held = self.kg.subject_rows(
+                    "DISTINCT subject, property, CASE WHEN rank <> 'deprecated' THEN entity_id END", chunk)
+            else:
+                held = [(r[ROW_SUBJECT], r[ROW_PROPERTY], r[ROW_ENTITY] if r[ROW_RANK] != "deprecated" else None)
+                        for r in statement_rows if r[ROW_SUBJECT] in props]
+            for subject, pid, value in held:
                 props[subject].add(pid)
                 if value is not None:
                     values[subject].add((pid, value))
@@ -127,9 +133,7 @@ class StoredMeasures:
         missing = sorted({c for c in classes if c not in self._parents})
         if missing:
             found: dict[str, set[str]] = {c: set() for c in missing}
-            for cls, parent in self.kg.subject_rows(
-                    "subject, entity_id", missing,
-                    f"property = '{SUBCLASS_OF}' AND rank <> 'deprecated' AND entity_id IS NOT NULL"):
+            for cls, parent in self.kg.parent_rows(missing, (SUBCLASS_OF,)):
                 found[cls].add(parent)
             self._parents.update({c: frozenset(ps) for c, ps in found.items()})
         return {c: self._parents[c] for c in classes}

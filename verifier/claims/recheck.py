@@ -151,11 +151,11 @@ def claims_to_recheck(diff, results_path: str, link=None) -> tuple[set[str], set
         flush()
     con.execute(f"CREATE OR REPLACE TABLE hit_claims AS {_HIT}")
     if stored:
-        measured = _measured_hits(con, diff.new, asked, link)
+        measured = _measured_hits(con, diff.old, diff.new, asked, link)
     return {r[0] for r in con.execute("SELECT claim FROM hit_claims").fetchall()}, measured, n
 
 
-def _measured_hits(con, new_dir: str, asked: dict[str, list], link) -> set[str]:
+def _measured_hits(con, old_dir: str, new_dir: str, asked: dict[str, list], link) -> set[str]:
     """remeasure.measured_hits for the measured results, with their claimed values (ids, or linked names)."""
     texts = sorted({t for t, v in zip(asked["text"], asked["value"]) if t and not v})
     linked = link(texts) if link and texts else {}
@@ -168,7 +168,7 @@ def _measured_hits(con, new_dir: str, asked: dict[str, list], link) -> set[str]:
     con.register("asked_batch", pa.table(rows, schema=schema))
     con.execute("CREATE OR REPLACE TABLE measured_keys AS SELECT * FROM asked_batch")
     con.unregister("asked_batch")
-    return measured_hits(con, new_dir)
+    return measured_hits(con, old_dir, new_dir)
 
 
 def _linker(kg):

@@ -13,9 +13,11 @@ Both builds store those measures as tables (index/measures.py), so the diff comp
 the rows of its values and of the claimed values, or a statement of the property with one of those values
 (co-occurrence); or a change to the subject's classes or to the properties it holds (its own statements of
 the claimed property are keyed by recheck.py already). A row counts as changed when the measured test's
-outcome on it changed; for a verdict that found nothing exclusive (its reason quotes the overall counts),
-when its overall or value counts changed at all. Not traced: the measures of a namesake the
-verdict did not choose. Builds without measure tables (index schema 2) fall back to `measure_gate`:
+outcome on it changed. A verdict that found nothing exclusive reads co-occurrence too: its test is evaluated
+in SQL on both builds (`cooccurrence_flips`), and the result is re-checked when the outcome differs. Counts
+that moved without changing any outcome leave the verdict as it was, though the counts its reason quotes and
+its confidence may be stale (bench/diff.py counts those). Not traced: the measures of a namesake the verdict
+did not choose. Builds without measure tables (index schema 2) fall back to `measure_gate`:
 re-check every measured result whose property, classes or held properties changed anywhere.
 """
 from __future__ import annotations
@@ -24,6 +26,7 @@ import os
 
 from kgcheck.index.measures import INSTANCE_OF, MAX_DEPTH, SUBCLASS_OF
 
+from .cooccur import MIN_EXPECTED
 from .facts import MAX_MULTI_SHARE, MAX_MULTI_UPPER, MIN_SUBJECTS, Z95
 
 # `exclusivity` values of a result that came from measuring the graph ("constraint" and "closed-world" did not).
@@ -89,11 +92,11 @@ def changed_measures(con, old_dir: str, new_dir: str) -> bool:
     return True
 
 
-def measured_hits(con, new_dir: str) -> set[str]:
+def measured_hits(con, old_dir: str, new_dir: str) -> set[str]:
     """Claims of measured_keys(claim, subject, property, value, open) — value: a claimed value id or NULL; open:
-    the verdict found nothing exclusive (its reason and confidence quote the overall counts, and it asked the
-    co-occurrence counts) — whose verdict read a measure row that changed where it matters: any change for an
-    open verdict's overall and value rows, a change of the test's outcome otherwise (see the module text)."""
+    the verdict found nothing exclusive (it asked the co-occurrence counts) — whose verdict read a measure row
+    whose test's outcome changed (see the module text), or, for an open verdict, whose co-occurrence test
+    (`cooccurrence_flips`) decides otherwise on the two builds."""
     statements = _parquet(new_dir, "statements")
     chain = [f"""c0 AS (SELECT DISTINCT k.claim, k.property, s.entity_id AS class FROM k JOIN own s
                         ON s.subject = k.subject AND s.property = '{INSTANCE_OF}' WHERE s.entity_id IS NOT NULL)"""]
@@ -116,7 +119,7 @@ def measured_hits(con, new_dir: str) -> set[str]:
         others AS (SELECT DISTINCT k.claim, k.property, s.property AS other FROM k JOIN every s USING (subject)
                    WHERE s.property <> k.property)
         SELECT k.claim FROM k JOIN changed_measures m ON m.kind = 'property' AND m.property = k.property
-              AND (m.decides OR k.open)
+              AND m.decides
         UNION SELECT k.claim FROM k JOIN changed_statements c ON c.subject = k.subject
               AND (c.property = '{INSTANCE_OF}' OR c.change IN ('added', 'removed'))
         UNION SELECT c.claim FROM classes c JOIN changed_measures m
@@ -126,10 +129,58 @@ def measured_hits(con, new_dir: str) -> set[str]:
         UNION SELECT o.claim FROM others o JOIN changed_measures m
               ON m.kind = 'measure_profile' AND m.property = o.property AND m.key = o.other AND m.decides
         UNION SELECT v.claim FROM vals v JOIN changed_measures m
-              ON m.kind = 'measure_value' AND m.property = v.property AND m.key = v.value AND (m.decides OR v.open)
-        UNION SELECT v.claim FROM vals v JOIN changed_statements s
-              ON v.open AND s.property = v.property AND (s.old_entity = v.value OR s.new_entity = v.value)""").fetchall()
-    return {r[0] for r in rows}
+              ON m.kind = 'measure_value' AND m.property = v.property AND m.key = v.value AND m.decides""").fetchall()
+    return {r[0] for r in rows} | cooccurrence_flips(con, old_dir, new_dir)
+
+
+def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[str]:
+    """Open verdicts whose co-occurrence test (cooccur.py) comes out otherwise on OLD than on NEW: for each claimed
+    value z the subject does not hold, E = max over its held values x of n(x) n(z) m / N (n: other subjects
+    holding the value, from measure_value; N, m: the property's subjects and share holding several, from
+    subject_best; no test below MIN_SUBJECTS), z excluded when E >= MIN_EXPECTED and no other subject holds z
+    beside any x (statements_by_object); the verdict refutes when every such z is excluded. The subject's own
+    values are NEW's on both sides: a change to them is keyed by recheck.py already."""
+    paths = {b: {n: _parquet(d, n) for n in ("subject_best", "measure_value", "statements_by_object")}
+             for b, d in (("old", old_dir), ("new", new_dir))}
+    statements = _parquet(new_dir, "statements")
+    if not statements or any(None in p.values() for p in paths.values()):
+        return set()
+    con.execute("""CREATE OR REPLACE TEMP TABLE open_pairs AS
+        WITH k AS (SELECT DISTINCT claim, subject, property, value AS z FROM measured_keys
+                   WHERE open AND value IS NOT NULL)
+        SELECT k.*, s.entity_id AS x FROM k JOIN (SELECT DISTINCT subject, property, entity_id
+            FROM read_parquet('{0}') WHERE subject IN (SELECT subject FROM k) AND rank <> 'deprecated'
+            AND entity_id IS NOT NULL) s USING (subject, property)
+        WHERE NOT EXISTS (SELECT 1 FROM read_parquet('{0}') h WHERE h.subject = k.subject
+                          AND h.property = k.property AND h.entity_id = k.z AND h.rank <> 'deprecated')""".format(
+        statements))
+    outcome = {}
+    for build, p in paths.items():
+        rows = con.execute(f"""
+            WITH overall AS (SELECT property, count(*) AS n, count_if(n_best > 1) AS k
+                             FROM read_parquet('{p["subject_best"]}')
+                             WHERE property IN (SELECT property FROM open_pairs) GROUP BY 1),
+            counts AS (SELECT property, value, subjects FROM read_parquet('{p["measure_value"]}')
+                       WHERE value IN (SELECT x FROM open_pairs UNION SELECT z FROM open_pairs)),
+            expected AS (SELECT q.claim, q.subject, q.property, q.z,
+                                max((coalesce(cx.subjects, 1) - 1) * cz.subjects * o.k / o.n / o.n) AS e
+                         FROM open_pairs q JOIN overall o ON o.property = q.property AND o.n >= {MIN_SUBJECTS}
+                         JOIN counts cz ON cz.property = q.property AND cz.value = q.z AND cz.subjects > 0
+                         LEFT JOIN counts cx ON cx.property = q.property AND cx.value = q.x
+                         GROUP BY ALL),
+            asked AS (SELECT q.* FROM open_pairs q JOIN expected e USING (claim, subject, property, z)
+                      WHERE e.e >= {MIN_EXPECTED}),
+            vals AS (SELECT DISTINCT property, entity_id, subject FROM read_parquet('{p["statements_by_object"]}')
+                     WHERE entity_id IN (SELECT x FROM asked UNION SELECT z FROM asked) AND rank <> 'deprecated'),
+            seen AS (SELECT DISTINCT q.claim, q.property, q.z FROM asked q
+                     JOIN vals a ON a.property = q.property AND a.entity_id = q.x AND a.subject <> q.subject
+                     JOIN vals b ON b.property = q.property AND b.entity_id = q.z AND b.subject = a.subject)
+            SELECT e.claim, e.property, bool_and(e.e >= {MIN_EXPECTED} AND s.z IS NULL)
+            FROM expected e LEFT JOIN seen s USING (claim, property, z) GROUP BY 1, 2""").fetchall()
+        outcome[build] = {(claim, pid): refutes for claim, pid, refutes in rows}
+    keys = set(outcome["old"]) | set(outcome["new"])
+    return {claim for claim, pid in keys
+            if bool(outcome["old"].get((claim, pid))) != bool(outcome["new"].get((claim, pid)))}
 
 
 def measure_inputs_changed(con) -> tuple[set[str], bool]:
