@@ -65,8 +65,9 @@ def handle_errors(fn):
             if not _out_of_memory(exc):
                 raise
             # DuckDB's operators that cannot spill stop at the memory limit: say which setting moves it.
+            where = "".join(f"; {note}" for note in getattr(exc, "__notes__", ()))
             click.echo("kgcheck: error: DuckDB ran out of memory at its limit (index and build: `--memory`): "
-                       f"raise it, or give --temp-dir a disk with room ({str(exc).splitlines()[0]})", err=True)
+                       f"raise it, or give --temp-dir a disk with room ({str(exc).splitlines()[0]}{where})", err=True)
             sys.exit(1)
 
     return wrapper

@@ -11,6 +11,7 @@ import os
 import shutil
 import sqlite3
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from kgcheck.ingest import __version__
@@ -89,6 +90,16 @@ def _build_object_table(con, directory: str) -> int:
     made the file 4.5x bigger on wd50k.)"""
     return parquet_view(con, directory, OBJECT_TABLE, "SELECT entity_id, subject, statement_order, property, rank "
                         "FROM statements WHERE entity_id IS NOT NULL ORDER BY entity_id, subject")
+
+
+@contextmanager
+def _step(name: str):
+    """Name the build step in an error that escapes it (the CLI adds it to the one-line message)."""
+    try:
+        yield
+    except Exception as exc:
+        exc.add_note(f"while building {name}")
+        raise
 
 
 def _build_hierarchy_table(con, directory: str) -> int:
@@ -184,17 +195,23 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
             temp = configure(con, directory, settings)
             t = time.time()
             ensure_views(con, directory, TABLES)
-            n_objects = _build_object_table(con, directory)
-            n_hierarchy = _build_hierarchy_table(con, directory)
-            build_holder_best(con)
-            n_props = build_property_stats(con)
-            n_measures = build_measures(con, directory)
+            with _step(OBJECT_TABLE):
+                n_objects = _build_object_table(con, directory)
+            with _step(HIERARCHY_TABLE):
+                n_hierarchy = _build_hierarchy_table(con, directory)
+            with _step("holder_best and property_stats"):
+                build_holder_best(con)
+                n_props = build_property_stats(con)
+            with _step("the measure tables"):
+                n_measures = build_measures(con, directory)
             con.execute("DROP TABLE holder_best")
-            n_constraints = build_property_constraints(con)
+            with _step("property_constraints"):
+                n_constraints = build_property_constraints(con)
             con.execute("CHECKPOINT")
             stage["tables"] = time.time() - t
             t = time.time()
-            n_labels = _build_lookup_db(con, os.path.join(directory, LOOKUP_DB))
+            with _step(LOOKUP_DB):
+                n_labels = _build_lookup_db(con, os.path.join(directory, LOOKUP_DB))
             stage["lookup"] = time.time() - t
             t = time.time()
             prop_rows = _property_rows(con)

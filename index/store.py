@@ -21,6 +21,7 @@ _QUALIFIER_COUNT = 4 + len(VALUE_COLUMNS)  # position in a _STATEMENT_COLS row; 
 # Positions in a statement row (KG.statement_rows): subject, property, rank, entity value.
 ROW_SUBJECT, ROW_PROPERTY, ROW_RANK = 1, 2, 3
 ROW_ENTITY = 4 + [c for c, _ in VALUE_COLUMNS].index("entity_id")
+ROW_STATEMENT_ID, ROW_REFERENCE_COUNT = 0, _QUALIFIER_COUNT + 1
 HIERARCHY_TABLE = "hierarchy_edges"  # (subject, property, parent), sorted by subject (index/build.py)
 # Properties whose closure makes a claimed value "less specific" than the graph's (verifier/claims/facts.py):
 # located in the administrative territorial entity, country, location, part of, continent,

@@ -98,6 +98,24 @@ def test_index_out_of_duckdb_memory_is_one_line_naming_the_setting(mini_index, m
           "with room (Out of Memory Error: could not allocate block of size 256.0 KiB)")
 
 
+def test_index_out_of_memory_names_the_step_it_stopped_in(mini_index, monkeypatch, tmp_path):
+    import shutil
+
+    import duckdb
+
+    from kgcheck.index import build
+
+    def out_of_memory(*args, **kwargs):
+        raise duckdb.OutOfMemoryException("Out of Memory Error: failed to pin block of size 256.0 KiB")
+
+    monkeypatch.setattr(build, "build_measures", out_of_memory)
+    copy = tmp_path / "index"
+    shutil.copytree(mini_index, copy)
+    fails(run("index", str(copy), *FAKE, "--quiet"),
+          "DuckDB ran out of memory at its limit (index and build: `--memory`): raise it, or give --temp-dir a disk "
+          "with room (Out of Memory Error: failed to pin block of size 256.0 KiB; while building the measure tables)")
+
+
 # ---------------------------------------------------------------- lookup / show (reading an index)
 
 def test_lookup_errors(nowhere, plain_dir, mini_index, mini_kg_dir, monkeypatch):

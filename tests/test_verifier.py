@@ -227,3 +227,25 @@ def test_a_batch_reads_its_candidate_subjects_statements_once(mini_kg, monkeypat
                                        Claim(id="b", subject="Belgium", predicate="capital", object="Paris")])
     assert verdicts[0].rule == "C" and verdicts[1].verdict == REFUTED
     assert len(reads) == 1 and "Q31" in reads[0]
+
+
+def test_references_are_looked_up_only_for_evidence_that_has_some(mini_kg, monkeypatch):
+    from kgcheck.index.store import KG
+
+    asked = []
+    real = KG.references_for
+
+    def spied(self, keys):
+        keys = list(keys)
+        asked.extend(keys)
+        return real(self, keys)
+
+    monkeypatch.setattr(KG, "references_for", spied)
+    born, capital = Checker(mini_kg).check([
+        Claim(id="a", subject="Douglas Adams", predicate="date of birth", object="11 March 1952"),
+        Claim(id="b", subject="Belgium", predicate="capital", object="Brussels")])
+    assert born.verdict == SUPPORTED and born.evidence[0].references  # provenance still attached
+    counts = dict(mini_kg.sql("SELECT statement_id, reference_count FROM statements WHERE statement_id IN "
+                              "(SELECT unnest(?))", [[e.statement_id for v in (born, capital) for e in v.evidence]]))
+    assert asked and all(counts.get(sid, 1) > 0 for _, sid in asked)
+    assert any(n == 0 for n in counts.values())  # some evidence had none: it was not asked for

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from kgcheck.index.store import ROW_PROPERTY, ROW_SUBJECT
+from kgcheck.index.store import ROW_PROPERTY, ROW_REFERENCE_COUNT, ROW_STATEMENT_ID, ROW_SUBJECT
 from kgcheck.index.text import normalise
 
 from kgcheck.verifier.claims.compare import ClaimObject
@@ -136,11 +136,14 @@ class Checker:
             for i in redo:
                 c = claims[i]
                 verdicts[i] = self._judge_one(c, [(verdicts[i].subject_id, 1.0)], props[c.id], full, linked_ids)
-        return self._with_references(verdicts)
+        # Statements read above that have no reference need no lookup (wd50k: 97% of statements).
+        unreferenced = {r[ROW_STATEMENT_ID] for r in rows if not r[ROW_REFERENCE_COUNT]}
+        return self._with_references(verdicts, unreferenced)
 
-    def _with_references(self, verdicts: list[Verdict]) -> list[Verdict]:
+    def _with_references(self, verdicts: list[Verdict], unreferenced: set[str]) -> list[Verdict]:
         """Provenance for the evidence only (not for every candidate statement): one query a batch."""
-        keys = {(e.subject, e.statement_id) for v in verdicts for e in v.evidence}
+        keys = {(e.subject, e.statement_id) for v in verdicts for e in v.evidence
+                if e.statement_id not in unreferenced}
         refs = self.kg.references_for(keys)
         if not refs:
             return verdicts
