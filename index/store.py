@@ -17,11 +17,10 @@ from .model import INVALID, NOVALUE, SOMEVALUE, Candidate, Entity, Reference, Sn
 
 _VALUE_COLS = ", ".join(f'"{c}"' for c, _ in VALUE_COLUMNS)
 _STATEMENT_COLS = f"statement_id, subject, property, rank, {_VALUE_COLS}, qualifier_count, reference_count"
-_QUALIFIER_COUNT = 4 + len(VALUE_COLUMNS)  # position in a _STATEMENT_COLS row; reference_count follows
-# Positions in a statement row (KG.statement_rows): subject, property, rank, entity value.
-ROW_SUBJECT, ROW_PROPERTY, ROW_RANK = 1, 2, 3
+# Positions in a statement row (_STATEMENT_COLS, as KG.statement_rows returns them).
+ROW_STATEMENT_ID, ROW_SUBJECT, ROW_PROPERTY, ROW_RANK = 0, 1, 2, 3
 ROW_ENTITY = 4 + [c for c, _ in VALUE_COLUMNS].index("entity_id")
-ROW_STATEMENT_ID, ROW_REFERENCE_COUNT = 0, _QUALIFIER_COUNT + 1
+ROW_QUALIFIER_COUNT, ROW_REFERENCE_COUNT = 4 + len(VALUE_COLUMNS), 5 + len(VALUE_COLUMNS)
 HIERARCHY_TABLE = "hierarchy_edges"  # (subject, property, parent), sorted by subject (index/build.py)
 # Properties whose closure makes a claimed value "less specific" than the graph's (verifier/claims/facts.py):
 # located in the administrative territorial entity, country, location, part of, continent,
@@ -293,12 +292,12 @@ class KG:
         references: dict[str, dict[str, list[Snak]]] = defaultdict(dict)
         # Only statements that have qualifiers (references) are looked up there: the others' subjects would
         # each cost a row group read for nothing.
-        qualified = [(r[1], r[0]) for r in rows if r[_QUALIFIER_COUNT]]
+        qualified = [(r[1], r[0]) for r in rows if r[ROW_QUALIFIER_COUNT]]
         # Qualifiers are always loaded: verdicts need point in time, start and end times.
         for q in self._by_subject(_QUALIFIER_COLS, "qualifiers", qualified, "qualifier_order"):
             qualifiers[q[0]].append(Snak(q[2], row_value(q, 3)))
         if details:
-            referenced = [(r[1], r[0]) for r in rows if r[_QUALIFIER_COUNT + 1]]
+            referenced = [(r[1], r[0]) for r in rows if r[ROW_REFERENCE_COUNT]]
             for r in self._by_subject(_REFERENCE_COLS, "references", referenced, "reference_order, snak_order"):
                 references[r[0]].setdefault(r[1], []).append(Snak(r[4], row_value(r, 5)))
         out = []
