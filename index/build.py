@@ -20,7 +20,7 @@ from kgcheck.ingest.tables import quote
 from kgcheck.ingest.writer import MANIFEST, open_database
 
 from .constraints import build_property_constraints, build_property_stats
-from .measures import MEASURE_TABLES, build_holder_best, build_measures
+from .measures import MEASURE_TABLES, build_holder_best, build_measures, drop_holder_best
 from .encode import EMBED_CHOICES, LocalEncoder, encode_entity_texts, entity_text_sql, write_property_vectors
 from .manifest import INDEX_SCHEMA_VERSION, VECTORS_DIR, read_manifest
 from .store import HIERARCHY, HIERARCHY_TABLE
@@ -200,11 +200,11 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
             with _step(HIERARCHY_TABLE):
                 n_hierarchy = _build_hierarchy_table(con, directory)
             with _step("holder_best and property_stats"):
-                build_holder_best(con)
+                build_holder_best(con, temp)
                 n_props = build_property_stats(con)
             with _step("the measure tables"):
                 n_measures = build_measures(con, directory)
-            con.execute("DROP TABLE holder_best")
+            drop_holder_best(con, temp)
             with _step("property_constraints"):
                 n_constraints = build_property_constraints(con)
             con.execute("CHECKPOINT")
