@@ -187,22 +187,15 @@ class KG:
     # -- statements -----------------------------------------------------------------------------
     def statements(self, subject: str, property: str | None = None, details: bool = True) -> list[Statement]:
         where, params = ("property = ?", [property]) if property else ("", [])
-        return self._assemble(self.subject_rows(_STATEMENT_COLS, [subject], where, params), [subject], details)
+        return self._assemble(self.subject_rows(_STATEMENT_COLS, [subject], where, params), details)
 
     def statements_for(self, subjects: Iterable[str], details: bool = False,
                        properties: Iterable[str] | None = None) -> dict[str, list[Statement]]:
         """Bulk: the statements of many subjects (optionally only some properties) in a few reads."""
-        wanted = sorted(set(subjects))
-        out: dict[str, list[Statement]] = defaultdict(list)
-        if not wanted:
-            return out
         where, params = "", []
         if properties is not None:
             where, params = "property IN (SELECT unnest(?))", [sorted(set(properties))]
-        rows = self.subject_rows(_STATEMENT_COLS, wanted, where, params)
-        for st in self._assemble(rows, wanted, details):
-            out[st.subject].append(st)
-        return out
+        return self.statements_from_rows(self.subject_rows(_STATEMENT_COLS, subjects, where, params), details)
 
     def statement_rows(self, subjects: Iterable[str]) -> list[tuple]:
         """Every statement row of the subjects, not yet assembled (see ROW_*): one read that several steps can
@@ -211,7 +204,7 @@ class KG:
 
     def statements_from_rows(self, rows: list[tuple], details: bool = False) -> dict[str, list[Statement]]:
         out: dict[str, list[Statement]] = defaultdict(list)
-        for st in self._assemble(rows, sorted({r[ROW_SUBJECT] for r in rows}), details):
+        for st in self._assemble(rows, details):
             out[st.subject].append(st)
         return out
 
@@ -251,7 +244,7 @@ class KG:
         """Statements whose value is the entity `object_id` (needs `kgcheck index`)."""
         if not self.has_table("statements_by_object"):
             rows = self.sql(f"SELECT {_STATEMENT_COLS} FROM statements WHERE entity_id = ?", [object_id])
-            return self._assemble(rows, sorted({r[1] for r in rows}), details)
+            return self._assemble(rows, details)
         keys = {(r[0], r[1]) for r in self.sql(
             "SELECT subject, statement_order FROM statements_by_object WHERE entity_id = ?", [object_id])}
         if not keys:
@@ -260,7 +253,7 @@ class KG:
         rows = [r for chunk in _chunks(subjects) for r in self.subject_rows(
             f"{_STATEMENT_COLS}, statement_order", chunk, "statement_order IN (SELECT unnest(?))",
             [sorted({k[1] for k in keys if k[0] in chunk})]) if (r[1], r[-1]) in keys]
-        return self._assemble(rows, subjects, details)
+        return self._assemble(rows, details)
 
     def subjects_linking_to(self, object_id: str, limit: int = 64) -> list[tuple[str, str]] | None:
         """(subject, property) of the statements whose value is `object_id`; None when more than `limit`
@@ -285,7 +278,7 @@ class KG:
                                           order=f"statement_id, {order}"))
         return rows
 
-    def _assemble(self, rows: list[tuple], subjects: list[str], details: bool) -> list[Statement]:
+    def _assemble(self, rows: list[tuple], details: bool) -> list[Statement]:
         if not rows:
             return []
         qualifiers: dict[str, list[Snak]] = defaultdict(list)
