@@ -81,6 +81,29 @@ def test_diff_reports_each_known_edit(builds):
     assert summary["labels"]["added"] == 1 and summary["labels"]["removed"] == 2  # Bruxelles; Brussels, Michel
 
 
+def test_diff_names_qualifier_and_reference_changes_and_their_precedence(builds, tmp_path):
+    """A qualifier edited, a reference edited, a reference removed, and rank + qualifier edited on one statement
+    (reported as rank: value > rank > qualifiers > references); nothing else differs."""
+    from kgcheck.index.diff import IndexDiff
+
+    old, _ = builds
+    ents = {e["id"]: e for e in _entities(TESTS / "fixtures" / "mini-dump.json")}
+    q31 = {st["id"]: st for st in ents["Q31"]["claims"]["P6"]}
+    q31["Q31$fixture-6"]["qualifiers"]["P582"][0]["datavalue"]["value"]["time"] = "+2020-10-27T00:00:00Z"
+    q31["Q31$fixture-7"]["qualifiers"]["P580"][0]["datavalue"]["value"]["time"] = "+2021-01-01T00:00:00Z"
+    q31["Q31$fixture-7"]["rank"] = "preferred"
+    q42 = {st["id"]: st for sts in ents["Q42"]["claims"].values() for st in sts}
+    q42["Q42$fixture-2"]["references"][0]["snaks"]["P854"][0]["datavalue"]["value"] = "https://example.org/other"
+    del q42["Q42$fixture-1"]["references"]
+    new = _build(list(ents.values()), tmp_path / "parts")
+    with IndexDiff(str(old), str(new)) as diff:
+        rows = {(sid, change) for sid, _, _, change in diff.changed_statement_rows()}
+        by_part = diff.summary()["statements"]["changed_by_part"]
+    assert rows == {("Q31$fixture-6", "qualifiers"), ("Q31$fixture-7", "rank"), ("Q42$fixture-2", "references"),
+                    ("Q42$fixture-1", "references")}
+    assert by_part == {"value": 0, "rank": 1, "qualifiers": 1, "references": 2}
+
+
 def test_diff_of_a_build_with_itself_is_empty(builds, tmp_path):
     import shutil
 
@@ -140,6 +163,39 @@ def test_recheck_touches_only_reachable_claims_and_reports_flips(builds, tmp_pat
     flipped = {f["id"]: (f["old"], f["new"]) for f in summary.flipped}
     assert flipped["born"] == ("SUPPORTED", after["born"]) and "capital" in flipped
     assert "uk" not in flipped and "belgium" not in flipped
+
+
+def test_recheck_keeps_every_other_line_in_place(builds, tmp_path):
+    """Lines are keyed by position: a line that is not a result is copied as it was, a repeated id is re-checked
+    at each of its lines, and the rewritten lines stay where they were."""
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.bulk import run_bulk
+    from kgcheck.verifier.claims.recheck import recheck
+    from kgcheck.verifier.formats.readers import read_claims
+
+    old, new = builds
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text("\n".join(json.dumps(c) for c in CLAIMS) + "\n")
+    results = tmp_path / "old.jsonl"
+    with KG.open(str(old), embedder=FakeEmbedder()) as kg:
+        run_bulk(kg, read_claims(str(claims)), str(results), quiet=True)
+    lines = results.read_bytes().splitlines()
+    born = next(line for line in lines if orjson.loads(line)["id"] == "born")
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_bytes(b"\n".join([lines[0], b"", b"not a result {", born] + lines[1:] + [b'{"note": 1}']) + b"\n")
+    out = tmp_path / "out.jsonl"
+    with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
+        summary = recheck(kg, diff, str(mixed), str(out))
+    written = out.read_bytes().splitlines()
+    assert summary.results == 6 and summary.rechecked == 4  # born twice, capital, brussels
+    assert written[1] == b"not a result {" and written[-1] == b'{"note": 1}' and len(written) == len(lines) + 3
+    ids = [orjson.loads(line).get("id") for line in written if line.startswith(b'{"id"')]
+    assert ids == ["born", "born"] + [orjson.loads(line)["id"] for line in lines[1:]]
+    born_after = [orjson.loads(line) for line in written if line.startswith(b'{"id":"born"')]
+    assert born_after[0] == born_after[1] and born_after[0]["verdict"] != "SUPPORTED"
+    assert [f["id"] for f in summary.flipped].count("born") == 2
 
 
 def test_cli_diff_json_and_recheck_errors(builds, tmp_path):

@@ -77,6 +77,34 @@ def test_search_exact_normalised_alias_and_vector(mini_kg):
     assert mini_kg.search_properties("date of birth", 3)[0].id == "P569"
 
 
+def test_a_property_text_reuses_the_vector_the_build_stored(mini_kg_dir):
+    """A predicate written as a property's label or alias gets the vector stored at build time: no encoding
+    (a claims file over a few relations would otherwise pay the model for each of them at every run)."""
+    import numpy as np
+
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
+
+    class Counting(FakeEmbedder):
+        def __init__(self):
+            super().__init__()
+            self.encoded: list[str] = []
+
+        def encode(self, texts):
+            self.encoded.extend(texts)
+            return super().encode(texts)
+
+    embedder = Counting()
+    with KG.open(str(mini_kg_dir), embedder=embedder) as kg:
+        searcher = kg.searcher()
+        searcher.prime_vectors(["date of birth", "place of birth", "when was she born"])
+        assert embedder.encoded == ["when was she born"]
+        assert np.allclose(searcher.query_vector("date of birth"), FakeEmbedder().encode(["date of birth"])[0],
+                           atol=1e-3)
+        assert kg.search_properties("date of birth", 3)[0].id == "P569"
+        assert embedder.encoded == ["when was she born"]
+
+
 def test_popularity_orders_namesakes(mini_kg):
     bulk = mini_kg.searcher().entities_bulk(["Douglas Adams", "Cambridge", "nothing like this at all"])
     assert bulk["Cambridge"][0].id == "Q350"

@@ -22,12 +22,14 @@ import pyarrow as pa
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.bulk import batched
 from kgcheck.verifier.claims.check import Checker, CheckOptions
-from kgcheck.verifier.claims.remeasure import OPEN, changed_measures, is_measured, measure_gate, measured_hits
+from kgcheck.verifier.claims.remeasure import (OPEN, changed_measures, has_measures, is_measured, measure_gate,
+                                               measured_hits)
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.serialize import verdict_to_dict
 from kgcheck.verifier.model import Claim, Verdict
 
 KEY_BATCH = 50_000
+_KEY_SCHEMA = pa.schema([("claim", pa.int64()), ("kind", pa.string()), ("a", pa.string()), ("b", pa.string())])
 
 
 @dataclass
@@ -47,21 +49,30 @@ class RecheckSummary:
                 "flipped_claims": self.flipped[:max_flips] if max_flips is not None else self.flipped}
 
 
-def _records(path: str) -> Iterator[tuple[int, bytes, dict | None]]:
-    """(line number, raw line, parsed object or None for a line that is not a result)."""
+def _lines(path: str) -> Iterator[tuple[int, bytes]]:
+    """(line number, raw line) of the file's non-blank lines."""
     try:
         fh = open(path, "rb")
     except OSError as exc:
         raise VerifierError(f"cannot read {path}: {exc.strerror}") from exc
     with fh:
         for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                obj = None
-            yield number, line, obj if isinstance(obj, dict) else None
+            if line.strip():
+                yield number, line
+
+
+def _records(path: str) -> Iterator[tuple[int, bytes, dict | None]]:
+    """(line number, raw line, parsed object or None for a line that is not a result)."""
+    for number, line in _lines(path):
+        try:
+            obj = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            obj = None
+        yield number, line, obj if isinstance(obj, dict) else None
+
+
+def _is_result(record: dict | None) -> bool:
+    return record is not None and record.get("verdict") is not None and bool(record.get("id"))
 
 
 def result_keys(record: dict) -> Iterator[tuple[str, str, str | None]]:
@@ -101,14 +112,16 @@ UNION SELECT k.claim FROM keys k JOIN changed_texts t ON k.kind = 'text' AND k.a
 """
 
 
-def claims_to_recheck(diff, results_path: str, link=None) -> tuple[set[str], set[str], int]:
-    """Ids of the results whose keys meet a change; ids of those whose verdict read a graph-wide measure that
-    moved (remeasure.py); the number of results read. link(texts) -> {text: entity ids}: how the checker
-    links a claimed object named by text (its measures are read too); None reads only object ids."""
+def claims_to_recheck(diff, results_path: str, link=None) -> tuple[set[int], set[int], int]:
+    """Line numbers of the results whose keys meet a change; of those whose verdict read a graph-wide measure
+    that moved (remeasure.py); the number of results read. Keyed by line, not by claim id, so that the later
+    passes find their lines without parsing the others (and ids repeated in a file stay apart). link(texts) ->
+    {text: entity ids}: how the checker links a claimed object named by text (its measures are read too); None
+    reads only object ids."""
     con = diff.con
-    stored = changed_measures(con, diff.old, diff.new)
+    stored = has_measures(diff.old, diff.new)
     may_move, measured = (None if stored else measure_gate(con)), set()
-    con.execute("CREATE OR REPLACE TABLE keys (claim VARCHAR, kind VARCHAR, a VARCHAR, b VARCHAR)")
+    con.execute("CREATE OR REPLACE TABLE keys (claim BIGINT, kind VARCHAR, a VARCHAR, b VARCHAR)")
     # The diff keeps raw label texts; claims are keyed by the normalised form the label index uses.
     con.execute("CREATE OR REPLACE TABLE changed_texts (text VARCHAR)")
     for rows in batched((r[0] for r in con.execute("SELECT text FROM changed_label_texts").fetchall()), KEY_BATCH):
@@ -121,27 +134,27 @@ def claims_to_recheck(diff, results_path: str, link=None) -> tuple[set[str], set
     asked: dict[str, list] = {"claim": [], "subject": [], "property": [], "value": [], "text": [], "open": []}
 
     def flush():
-        batch = pa.table(cols)
+        batch = pa.table(cols, schema=_KEY_SCHEMA)
         con.register("keys_batch", batch)
         con.execute("INSERT INTO keys SELECT * FROM keys_batch")
         con.unregister("keys_batch")
         for v in cols.values():
             v.clear()
 
-    for _, _, record in _records(results_path):
-        if record is None or record.get("verdict") is None or not record.get("id"):
+    for line_number, _, record in _records(results_path):
+        if not _is_result(record):
             continue
         n += 1
         if may_move is not None and may_move(record):
-            measured.add(str(record["id"]))
+            measured.add(line_number)
         elif stored and is_measured(record) and record.get("subject_id"):
             claim = record.get("claim") or {}
             for pid in record["property_ids"]:
-                for column, value in zip(asked, (str(record["id"]), record["subject_id"], pid, claim.get("object_id"),
+                for column, value in zip(asked, (line_number, record["subject_id"], pid, claim.get("object_id"),
                                                  claim.get("object") or None, record.get("exclusivity") in OPEN)):
                     asked[column].append(value)
         for kind, a, b in result_keys(record):
-            cols["claim"].append(str(record["id"]))
+            cols["claim"].append(line_number)
             cols["kind"].append(kind)
             cols["a"].append(a)
             cols["b"].append(b)
@@ -155,7 +168,7 @@ def claims_to_recheck(diff, results_path: str, link=None) -> tuple[set[str], set
     return {r[0] for r in con.execute("SELECT claim FROM hit_claims").fetchall()}, measured, n
 
 
-def _measured_hits(con, old_dir: str, new_dir: str, asked: dict[str, list], link) -> set[str]:
+def _measured_hits(con, old_dir: str, new_dir: str, asked: dict[str, list], link) -> set[int]:
     """remeasure.measured_hits for the measured results, with their claimed values (ids, or linked names)."""
     texts = sorted({t for t, v in zip(asked["text"], asked["value"]) if t and not v})
     linked = link(texts) if link and texts else {}
@@ -164,10 +177,11 @@ def _measured_hits(con, old_dir: str, new_dir: str, asked: dict[str, list], link
         for v in [value] if value else (linked.get(text) or [None]):
             for column, x in zip(rows, (claim, subject, pid, v, is_open)):
                 rows[column].append(x)
-    schema = pa.schema([(c, pa.string()) for c in list(rows)[:-1]] + [("open", pa.bool_())])
+    schema = pa.schema([("claim", pa.int64())] + [(c, pa.string()) for c in list(rows)[1:-1]] + [("open", pa.bool_())])
     con.register("asked_batch", pa.table(rows, schema=schema))
     con.execute("CREATE OR REPLACE TABLE measured_keys AS SELECT * FROM asked_batch")
     con.unregister("asked_batch")
+    changed_measures(con, old_dir, new_dir)
     return measured_hits(con, old_dir, new_dir)
 
 
@@ -210,22 +224,25 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
             "SELECT DISTINCT k.a FROM keys k JOIN hit_claims h ON k.claim = h.claim WHERE k.kind = 'pred'").fetchall()})
     # Gather the reachable claims first and check them together: they are few and scattered over the file, and
     # one call per 2,000-record window would pay the checker's per-call costs (statement fetches by
-    # subject chunks, exclusivity measures) once per window instead of once.
-    todo: dict[int, Claim] = {}
-    for n, (_, _, rec) in enumerate(_records(results_path)):
-        if rec is not None and rec.get("verdict") is not None and str(rec.get("id")) in wanted:
-            todo[n] = claim_of(rec)
+    # subject chunks, exclusivity measures) once per window instead of once. Only their lines are parsed again.
+    todo: dict[int, tuple[Claim, dict]] = {}
+    if wanted:
+        for line_number, line in _lines(results_path):
+            if line_number in wanted:
+                rec = orjson.loads(line)
+                todo[line_number] = claim_of(rec), {k: rec.get(k) for k in ("id", "verdict", "claim")}
     fresh: dict[int, Verdict] = {}
     for group in batched(list(todo), batch_size):
-        fresh.update(zip(group, checker.check([todo[n] for n in group])))
+        fresh.update(zip(group, checker.check([todo[n][0] for n in group])))
     tmp = f"{out_path}.tmp-{os.getpid()}"
     try:
         with open(tmp, "wb") as out:
-            for n, (_, line, rec) in enumerate(_records(results_path)):
-                verdict = fresh.get(n)
+            for line_number, line in _lines(results_path):
+                verdict = fresh.get(line_number)
                 if verdict is None:
                     out.write(line if line.endswith(b"\n") else line + b"\n")
                     continue
+                rec = todo[line_number][1]
                 summary.rechecked += 1
                 if verdict.verdict != rec["verdict"]:
                     summary.flips[f"{rec['verdict']}->{verdict.verdict}"] += 1

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import os
 
-from kgcheck.index.measures import INSTANCE_OF, MAX_DEPTH, SUBCLASS_OF
+from kgcheck.index.measures import INSTANCE_OF, MAX_DEPTH, MEASURE_TABLES, SUBCLASS_OF
+from kgcheck.index.store import HIERARCHY_TABLE
 
 from .cooccur import MIN_EXPECTED
 from .facts import MAX_MULTI_SHARE, MAX_MULTI_UPPER, MIN_SUBJECTS, Z95
@@ -59,15 +60,19 @@ def _decides_sql() -> str:
             "CREATE OR REPLACE MACRO others(n, k) AS [decision(n - 1, k), decision(n - 1, k - 1)]")
 
 
-def changed_measures(con, old_dir: str, new_dir: str) -> bool:
-    """changed_measures(kind, property, key, decides): measure rows that differ between the builds ('property':
-    its overall counts, key NULL); decides: the measured test's outcome on the row differs too (a count that
-    moved without crossing a threshold leaves every verdict that only tests it as it was). False, and no
-    table, when a build has no measure tables."""
-    names = list(_KEYED) + ["subject_best"]
-    paths = {n: (_parquet(old_dir, n), _parquet(new_dir, n)) for n in names}
-    if any(None in pair for pair in paths.values()):
-        return False
+def has_measures(old_dir: str, new_dir: str) -> bool:
+    """Both builds store the measure tables (index schema 3 and later)."""
+    return all(_parquet(d, n) for d in (old_dir, new_dir) for n in MEASURE_TABLES)
+
+
+def changed_measures(con, old_dir: str, new_dir: str) -> None:
+    """changed_measures(kind, property, key, decides): measure rows of the properties in measured_keys that differ
+    between the builds ('property': its overall counts, key NULL); decides: the measured test's outcome on the row
+    differs too (a count that moved without crossing a threshold leaves every verdict that only tests it as it
+    was). Only the asked properties: every verdict reads the rows of its own property, and the tables are sorted
+    by property, so the others' row groups are skipped. Needs has_measures."""
+    paths = {n: (_parquet(old_dir, n), _parquet(new_dir, n)) for n in MEASURE_TABLES}
+    asked = "property IN (SELECT DISTINCT property FROM measured_keys)"
     con.execute(_decides_sql())
     tests = {"measure_class": "[decision({0}.subjects, {0}.several), decision({0}.pooled_subjects, {0}.pooled_several)]",
              "measure_value": "others({0}.subjects, {0}.several)", "measure_profile": "others({0}.subjects, {0}.several)"}
@@ -79,25 +84,44 @@ def changed_measures(con, old_dir: str, new_dir: str) -> bool:
         parts.append(f"""SELECT '{name}' AS kind, coalesce(o.property, n.property) AS property,
                                 coalesce(o.{key}, n.{key}) AS key,
                                 {test.format('o')} IS DISTINCT FROM {test.format('n')} AS decides
-                         FROM read_parquet('{old}') o FULL OUTER JOIN read_parquet('{new}') n USING (property, {key})
+                         FROM (FROM read_parquet('{old}') WHERE {asked}) o
+                         FULL OUTER JOIN (FROM read_parquet('{new}') WHERE {asked}) n USING (property, {key})
                          WHERE o.property IS NULL OR n.property IS NULL OR {differs}""")
     old, new = paths["subject_best"]
-    overall = "SELECT property, count(*) AS subjects, count_if(n_best > 1) AS several FROM read_parquet('{}') GROUP BY 1"
+    overall = ("SELECT property, count(*) AS subjects, count_if(n_best > 1) AS several FROM read_parquet('{}') "
+               f"WHERE {asked} GROUP BY 1")
     parts.append(f"""SELECT 'property', coalesce(o.property, n.property), NULL,
                             decision(o.subjects, o.several) IS DISTINCT FROM decision(n.subjects, n.several)
                      FROM ({overall.format(old)}) o FULL OUTER JOIN ({overall.format(new)}) n USING (property)
                      WHERE o.property IS NULL OR n.property IS NULL OR o.subjects <> n.subjects
                         OR o.several <> n.several""")
     con.execute("CREATE OR REPLACE TABLE changed_measures AS " + " UNION ALL ".join(parts))
-    return True
 
 
-def measured_hits(con, old_dir: str, new_dir: str) -> set[str]:
+def _subject_statements(con, new_dir: str) -> None:
+    """TEMP subject_statements: NEW's statements of the measured results' subjects, read once for both tests."""
+    statements = _parquet(new_dir, "statements")
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE subject_statements AS
+        SELECT subject, property, entity_id, rank FROM read_parquet('{statements}')
+        WHERE subject IN (SELECT DISTINCT subject FROM measured_keys)""")
+
+
+def _subclass_edges(new_dir: str) -> str:
+    """SQL for NEW's subclass-of edges (subject, entity_id), not deprecated: the narrow hierarchy_edges table of
+    a current build (index/build.py), else the statements file."""
+    edges = _parquet(new_dir, HIERARCHY_TABLE)
+    if edges:
+        return f"SELECT subject, parent AS entity_id FROM read_parquet('{edges}') WHERE property = '{SUBCLASS_OF}'"
+    return (f"SELECT subject, entity_id FROM read_parquet('{_parquet(new_dir, 'statements')}') "
+            f"WHERE property = '{SUBCLASS_OF}' AND rank <> 'deprecated' AND entity_id IS NOT NULL")
+
+
+def measured_hits(con, old_dir: str, new_dir: str) -> set[int]:
     """Claims of measured_keys(claim, subject, property, value, open) — value: a claimed value id or NULL; open:
     the verdict found nothing exclusive (it asked the co-occurrence counts) — whose verdict read a measure row
     whose test's outcome changed (see the module text), or, for an open verdict, whose co-occurrence test
     (`cooccurrence_flips`) decides otherwise on the two builds."""
-    statements = _parquet(new_dir, "statements")
+    _subject_statements(con, new_dir)
     chain = [f"""c0 AS (SELECT DISTINCT k.claim, k.property, s.entity_id AS class FROM k JOIN own s
                         ON s.subject = k.subject AND s.property = '{INSTANCE_OF}' WHERE s.entity_id IS NOT NULL)"""]
     for depth in range(1, MAX_DEPTH + 1):
@@ -106,11 +130,9 @@ def measured_hits(con, old_dir: str, new_dir: str) -> set[str]:
     classes = " UNION ".join(f"SELECT * FROM c{d}" for d in range(MAX_DEPTH + 1))
     rows = con.execute(f"""
         WITH k AS (SELECT DISTINCT claim, subject, property, open FROM measured_keys),
-        every AS (SELECT subject, property, entity_id, rank FROM read_parquet('{statements}')
-                  WHERE subject IN (SELECT subject FROM k)),
+        every AS (SELECT subject, property, entity_id, rank FROM subject_statements),
         own AS (SELECT subject, property, entity_id FROM every WHERE rank <> 'deprecated'),
-        parents AS (SELECT subject, entity_id FROM read_parquet('{statements}') WHERE property = '{SUBCLASS_OF}'
-                    AND rank <> 'deprecated' AND entity_id IS NOT NULL),
+        parents AS ({_subclass_edges(new_dir)}),
         {", ".join(chain)},
         classes AS ({classes}),
         vals AS (SELECT claim, property, value, open FROM measured_keys WHERE value IS NOT NULL
@@ -133,27 +155,26 @@ def measured_hits(con, old_dir: str, new_dir: str) -> set[str]:
     return {r[0] for r in rows} | cooccurrence_flips(con, old_dir, new_dir)
 
 
-def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[str]:
+def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
     """Open verdicts whose co-occurrence test (cooccur.py) comes out otherwise on OLD than on NEW: for each claimed
     value z the subject does not hold, E = max over its held values x of n(x) n(z) m / N (n: other subjects
     holding the value, from measure_value; N, m: the property's subjects and share holding several, from
     subject_best; no test below MIN_SUBJECTS), z excluded when E >= MIN_EXPECTED and no other subject holds z
     beside any x (statements_by_object); the verdict refutes when every such z is excluded. The subject's own
-    values are NEW's on both sides: a change to them is keyed by recheck.py already."""
+    values are NEW's on both sides (subject_statements, made by measured_hits): a change to them is keyed by
+    recheck.py already."""
     paths = {b: {n: _parquet(d, n) for n in ("subject_best", "measure_value", "statements_by_object")}
              for b, d in (("old", old_dir), ("new", new_dir))}
-    statements = _parquet(new_dir, "statements")
-    if not statements or any(None in p.values() for p in paths.values()):
+    if any(None in p.values() for p in paths.values()):
         return set()
     con.execute("""CREATE OR REPLACE TEMP TABLE open_pairs AS
         WITH k AS (SELECT DISTINCT claim, subject, property, value AS z FROM measured_keys
-                   WHERE open AND value IS NOT NULL)
-        SELECT k.*, s.entity_id AS x FROM k JOIN (SELECT DISTINCT subject, property, entity_id
-            FROM read_parquet('{0}') WHERE subject IN (SELECT subject FROM k) AND rank <> 'deprecated'
-            AND entity_id IS NOT NULL) s USING (subject, property)
-        WHERE NOT EXISTS (SELECT 1 FROM read_parquet('{0}') h WHERE h.subject = k.subject
-                          AND h.property = k.property AND h.entity_id = k.z AND h.rank <> 'deprecated')""".format(
-        statements))
+                   WHERE open AND value IS NOT NULL),
+        held AS (SELECT DISTINCT subject, property, entity_id FROM subject_statements
+                 WHERE rank <> 'deprecated' AND entity_id IS NOT NULL)
+        SELECT k.*, s.entity_id AS x FROM k JOIN held s USING (subject, property)
+        WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject AND h.property = k.property
+                          AND h.entity_id = k.z)""")
     outcome = {}
     for build, p in paths.items():
         rows = con.execute(f"""
