@@ -131,6 +131,21 @@ CLAIMS = [
 ]
 
 
+def _checked_on(index: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """CLAIMS written to a file and checked on `index`: (claims file, results file)."""
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.bulk import run_bulk
+    from kgcheck.verifier.formats.readers import read_claims
+
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text("\n".join(json.dumps(c) for c in CLAIMS) + "\n")
+    results = tmp_path / "old.jsonl"
+    with KG.open(str(index), embedder=FakeEmbedder()) as kg:
+        run_bulk(kg, read_claims(str(claims)), str(results), quiet=True)
+    return claims, results
+
+
 def test_recheck_touches_only_reachable_claims_and_reports_flips(builds, tmp_path):
     from kgcheck.index.diff import IndexDiff
     from kgcheck.index.embed import FakeEmbedder
@@ -140,11 +155,7 @@ def test_recheck_touches_only_reachable_claims_and_reports_flips(builds, tmp_pat
     from kgcheck.verifier.formats.readers import read_claims
 
     old, new = builds
-    claims = tmp_path / "claims.jsonl"
-    claims.write_text("\n".join(json.dumps(c) for c in CLAIMS) + "\n")
-    before = tmp_path / "old.jsonl"
-    with KG.open(str(old), embedder=FakeEmbedder()) as kg:
-        run_bulk(kg, read_claims(str(claims)), str(before), quiet=True)
+    claims, before = _checked_on(old, tmp_path)
     old_verdicts = {r["id"]: r["verdict"] for r in map(orjson.loads, before.read_bytes().splitlines())}
     assert old_verdicts["born"] == "SUPPORTED"
     out = tmp_path / "new.jsonl"
@@ -171,16 +182,10 @@ def test_recheck_keeps_every_other_line_in_place(builds, tmp_path):
     from kgcheck.index.diff import IndexDiff
     from kgcheck.index.embed import FakeEmbedder
     from kgcheck.index.store import KG
-    from kgcheck.verifier.claims.bulk import run_bulk
     from kgcheck.verifier.claims.recheck import recheck
-    from kgcheck.verifier.formats.readers import read_claims
 
     old, new = builds
-    claims = tmp_path / "claims.jsonl"
-    claims.write_text("\n".join(json.dumps(c) for c in CLAIMS) + "\n")
-    results = tmp_path / "old.jsonl"
-    with KG.open(str(old), embedder=FakeEmbedder()) as kg:
-        run_bulk(kg, read_claims(str(claims)), str(results), quiet=True)
+    _, results = _checked_on(old, tmp_path)
     lines = results.read_bytes().splitlines()
     born = next(line for line in lines if orjson.loads(line)["id"] == "born")
     mixed = tmp_path / "mixed.jsonl"
