@@ -22,7 +22,12 @@ from kgcheck.verifier.formats.serialize import bad_claim_to_dict, verdict_to_dic
 from kgcheck.verifier.formats.writers import open_table_writer
 from kgcheck.verifier.model import VERDICTS, BadClaim, Claim, Verdict
 
-BATCH = 2000
+# Claims per batch. Each batch reads its subjects' statements in a few queries whose cost grows with the row
+# groups they touch, not with the keys: bigger batches touch each row group for more claims. Measured on claims-dev
+# (12,530 claims, `kgcheck check`): 5M entities 13.5 s at 2,000 vs 9.3 s at 8,000, peak RSS 552 vs 628 MB, same
+# output; wd50k 1,660 vs 2,040 claims/s. The batch's statement rows are held while it is judged: memory grows with
+# the statements of 8,000 subjects.
+BATCH = 8000
 
 
 @dataclass

@@ -16,6 +16,7 @@ import orjson
 
 from kgcheck.index.text import normalise
 
+from kgcheck.verifier.claims.bulk import BATCH
 from kgcheck.verifier.claims.check import Checker, CheckOptions
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, VERDICTS, Claim, Verdict
@@ -126,7 +127,7 @@ def score(pairs: Iterable[tuple[dict, Verdict]]) -> dict:
     }
 
 
-def evaluate(kg, path: str, options: CheckOptions = CheckOptions(), batch: int = 2000) -> tuple[dict, list]:
+def evaluate(kg, path: str, options: CheckOptions = CheckOptions(), batch: int = BATCH) -> tuple[dict, list]:
     rows = read_labelled(path)
     checker = Checker(kg, options=options)
     checker.facts.prefetch_predicates({c.predicate for c, _ in rows})  # loads the model before timing
