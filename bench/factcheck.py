@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -33,6 +34,17 @@ from pathlib import Path
 from common import SHARED, need_shared, percentile
 
 DATA = Path(os.environ.get("KGCHECK_SHARED", SHARED)) / "bench" / "text-factcheck-dev.jsonl"
+
+
+def with_named_topic(row: dict) -> dict | None:
+    """The row as a text that names its topic first, as an answer about one thing does: a sentence that opens with
+    a description ("The journal was established in 1957.") and never names its subject gets "<subject> is a
+    <noun>." before it, the noun its own. None for a row that names its subject or opens otherwise."""
+    triples = [row["broken"]] if row.get("broken") else row.get("gold") or []
+    m = re.match(r"\s*(?:The|This)\s+([a-z][a-z-]+)\b", row["text"])
+    if not triples or not m or triples[0]["subject"].lower() in row["text"].lower():
+        return None
+    return dict(row, text=f"{triples[0]['subject']} is a {m.group(1)}. {row['text']}")
 
 
 def load_rows(per_kind: int, offset: int = 0, path: Path = DATA) -> list[dict]:
@@ -156,6 +168,9 @@ def main() -> None:
     ap.add_argument("--llm", action="store_true", help="add the LLM reader (default GGUF)")
     ap.add_argument("--readers", default=None, help="comma-separated readers to keep (default: all)")
     ap.add_argument("--dump", default=None, help="write per-row claims as JSONL here (for analysis)")
+    ap.add_argument("--named-topic", action="store_true",
+                    help="only the rows that open with a description of a subject they never name, each after a "
+                         "sentence naming it (with_named_topic); --per-kind then applies to those rows")
     args = ap.parse_args()
 
     from kgcheck.index.store import KG
@@ -172,7 +187,13 @@ def main() -> None:
     kwargs = {}
     if args.readers:
         kwargs["readers"] = frozenset(args.readers.split(","))
-    rows = load_rows(args.per_kind, args.offset)
+    rows = load_rows(args.per_kind, args.offset) if not args.named_topic else [
+        r for r in map(with_named_topic, load_rows(10 ** 9)) if r is not None]
+    if args.named_topic:
+        by_kind: dict[str, list[dict]] = defaultdict(list)
+        for r in rows:
+            by_kind[r.get("kind") or "true"].append(r)
+        rows = [r for kind_rows in by_kind.values() for r in kind_rows[args.offset:args.offset + args.per_kind]]
     reports, latencies = [], []
     dump = open(args.dump, "w", buffering=1) if args.dump else None  # line-buffered: follow a long run
     for row in rows:
@@ -186,7 +207,8 @@ def main() -> None:
                  list(c.verdict.corrections[:3])] for c in report.claims]}) + "\n")
     counts = Counter(r.get("kind") or "true" for r in rows)
     header = (f"text-factcheck-dev over {args.index}: {len(rows)} rows ({dict(counts)}), every property, "
-              f"LLM {'on' if llm else 'off'}, readers {args.readers or 'all'}, offset {args.offset}")
+              f"LLM {'on' if llm else 'off'}, readers {args.readers or 'all'}, offset {args.offset}"
+              + (", each after a sentence naming its topic (--named-topic)" if args.named_topic else ""))
     print(render(score(rows, reports), latencies, header))
 
 

@@ -252,6 +252,40 @@ def test_the_class_noun_stands_for_the_entity_named_before(mini_kg):
     assert not any(pid == "P1082" for _, _, pid, _ in got)  # nothing named before is a country
 
 
+@pytest.mark.parametrize("sentence, kind", [
+    ("X is a 2011 American parody film that was written by Y.", "2011 american parody film"),
+    ("X is a journal published by Elsevier.", "journal"),
+    ("X was an American film director", "american film director"),
+    ("X is a peer-reviewed journal in toxicology.", "peer reviewed journal"),
+    ("X, a journal, was founded in 1990.", None),  # an apposition, not the copula
+    ("X is the capital of France.", None),  # "the": which one, not what kind
+    ("X is a Greek.", None),  # a name, not a lower-case noun
+])
+def test_what_the_text_calls_a_name(sentence, kind):
+    from kgcheck.verifier.text.referents import called
+
+    assert called(sentence, 1) == kind
+
+
+def test_the_description_stands_for_what_the_text_called_so(kg_of):
+    # The graph does not say what Annals of Tides is; the text does, and "the journal" is it from then on.
+    from conftest import fixture_builders
+
+    from kgcheck.verifier.model import REFUTED, SUPPORTED
+    from kgcheck.verifier.text.verify import verify_text
+
+    fx = fixture_builders()
+    kg = kg_of([fx.prop("P571", "inception", "time"),
+                fx.entity("Q31", "Annals of Tides", claims=[("P571", fx.time("+1960-01-01T00:00:00Z", 9))])])
+    wrong = verify_text(kg, "Annals of Tides is a peer-reviewed scientific journal. The journal was established in 1951.")
+    found = [(c.claim.subject_id, c.claim.property_id, c.verdict.verdict) for c in wrong.claims if c.span == "1951"]
+    assert found == [("Q31", "P571", REFUTED)]
+    right = verify_text(kg, "Annals of Tides is a journal published by Elsevier. The journal was established in 1960.")
+    assert [(c.claim.property_id, c.verdict.verdict) for c in right.claims if c.span == "1960"] == [("P571", SUPPORTED)]
+    # "an American film director" calls it a director: "the film" is not Annals of Tides.
+    assert claims_of(kg, "Annals of Tides is an American film director. The film was established in 1951.") == []
+
+
 def test_a_name_after_a_preposition_is_not_the_subject(mini_kg):
     # The band, unnamed, was founded; Belgium is only where (not a claim that Belgium dates from 1990).
     assert not any(pid == "P571" for *_, pid, _ in claims_of(mini_kg, "The band was founded in Belgium in 1990."))

@@ -27,7 +27,8 @@ from kgcheck.verifier.values.dates import compare_dates, DateMatch
 from kgcheck.verifier.text.mentions import Mention, find_mentions, fused_values, split_sentences, word_spans
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
-from kgcheck.verifier.text.referents import EarlierMentions, descriptions, earlier_referent, implied_subject
+from kgcheck.verifier.text.referents import (EarlierMentions, called, descriptions, earlier_referent,
+                                             implied_subject)
 from kgcheck.verifier.values import find_dates, find_quantities
 
 __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "split_sentences", "Mention", "TRIGGERS"]
@@ -149,6 +150,10 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None,
                     referent = Mention(start, end, text[start:end], implied)
             subject = referent or subject
         actors = ms + ([subject] if subject is not None and subject not in ms else [])
+        for m in outside:  # "Toxicon is a scientific journal": "the journal" of a later sentence is Toxicon
+            kind = called(text, m.end) if m.end <= b else None
+            if kind:
+                earlier.call(m.entity_id, kind)
         earlier.extend(actors)
         weak_here = [w for w in weak.get(si, ()) if not any(m.start < w[1] and w[0] < m.end for m in ms)]
         topic = topics.get(si)
@@ -301,10 +306,13 @@ def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken
         nearest = min(found.values())
         return sorted((p for p in found if found[p] == nearest and allowed(p)), key=lambda p: (p not in props_of, p))
 
+    subject_bracketed = subject.start >= a and _in_brackets(sentence, 0, subject.start - a)
     for m in ms:
         if m is subject or m.entity_id == subject.entity_id or taken(m.start, m.end) or \
                 frozenset((subject.entity_id, m.entity_id)) in linked:  # rule 3 said what links them
             continue
+        if _in_brackets(sentence, 0, m.start - a) and not subject_bracketed:
+            continue  # an aside ("Roger Kornberg (Stanford University)"): not a value of the word before it
         above = [st.property for st in own if st.value.entity_id and m.entity_id in facts.ancestors(st.value.entity_id)]
         named = triggered("wikibase-item", m.start - a, window=ITEM_TRIGGER_WINDOW)
         for pid in dict.fromkeys([p for p in named if p in props_of] or above or named[:1]):

@@ -1,7 +1,8 @@
 """Who "the film" is: definite descriptions resolved by the graph.
 
 1. An earlier mention that is an instance of a class the noun names ("The journal was established in
-   1981": the scientific journal named before).
+   1981": the scientific journal named before), or that the text itself called so ("Toxicon is a scientific
+   journal. The journal …": the graph may not hold the class, the writer's own words do).
 2. Else the one thing the graph links to what the sentence names ("The dam forms Lake Austin": the
    only dam whose reservoir is Lake Austin). Texts about a topic often never name it again (an
    article's sentences, an LLM's follow-up answer). A single candidate is evidence enough; several,
@@ -22,6 +23,19 @@ _DESCRIPTION = re.compile(r"\b(?:[Tt]he|[Tt]his)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-
 KIND_PROPERTIES = ("P31", "P279", "P136", "P7937")
 MAX_LINKS = 64  # more statements than this point at a value: a hub, no evidence of which subject is meant
 MAX_CANDIDATES = 32
+# "X is a 2011 American parody film that …": after a name, the copula and an article open what the text calls it; the
+# phrase ends at a clause word, a participle ("a journal published by"), punctuation or the sentence's end.
+_CALLED = re.compile(r"\s+(?:is|was)\s+(?:a|an)\s+((?:[\w-]+\s+){0,4}?[a-z][a-z-]+)"
+                     r"(?=\s+(?:who|which|that|by|from|with|in|on|at|for|and|of|\w+ed)\b|\s*[,;:.()]|\s*$)")
+
+
+def called(sentence: str, end: int) -> str | None:
+    """What the text calls the thing named just before offset `end` ("Toxicon is a scientific journal" ->
+    "scientific journal"), normalised; None when no "is a …" follows the name."""
+    from kgcheck.index.text import normalise
+
+    m = _CALLED.match(sentence, end)
+    return normalise(m.group(1)) or None if m else None
 
 
 def descriptions(sentence: str, names: list[tuple[int, int]]) -> list[tuple[int, int, list[str]]]:
@@ -70,16 +84,25 @@ class EarlierMentions:
         self._indexed = 0
         self._latest: dict[str, int] = {}  # last word of a class label -> index of the latest mention
         self._kinds: dict[str, set[str] | None] = {}
+        self._called: dict[str, set[str]] = {}  # what the text called an entity ("scientific journal")
 
     def extend(self, mentions) -> None:
         self.mentions.extend(mentions)
 
+    def call(self, eid: str, kind: str) -> None:
+        """The text called `eid` a `kind`: a kind of its mentions from now on, beside the graph's classes."""
+        self._called.setdefault(eid, set()).add(kind)
+
+    def kinds(self, eid: str, statements: dict, facts) -> set[str] | None:
+        """The graph's kinds of `eid` and what the text called it; None when neither says."""
+        if eid not in self._kinds:
+            self._kinds[eid] = _kinds(eid, statements, facts)
+        graph, text = self._kinds[eid], self._called.get(eid)
+        return (graph or set()) | text if text else graph
+
     def latest(self, nouns: list[str], statements: dict, facts) -> Mention | None:
         for i in range(self._indexed, len(self.mentions)):
-            eid = self.mentions[i].entity_id
-            if eid not in self._kinds:
-                self._kinds[eid] = _kinds(eid, statements, facts)
-            for kind in self._kinds[eid] or ():
+            for kind in self.kinds(self.mentions[i].entity_id, statements, facts) or ():
                 self._latest[kind.rsplit(" ", 1)[-1]] = i
         self._indexed = len(self.mentions)
         best = max((self._latest.get(noun, -1) for noun in nouns if " " not in noun), default=-1)
@@ -90,8 +113,9 @@ def earlier_referent(nouns: list[str], earlier, statements: dict, facts) -> Ment
     """The latest earlier mention whose (known) class the noun names (`earlier`: EarlierMentions or a list)."""
     if isinstance(earlier, EarlierMentions) and all(" " not in noun for noun in nouns):
         return earlier.latest(nouns, statements, facts)
-    for m in reversed(earlier.mentions if isinstance(earlier, EarlierMentions) else earlier):
-        kinds = _kinds(m.entity_id, statements, facts)
+    indexed = isinstance(earlier, EarlierMentions)
+    for m in reversed(earlier.mentions if indexed else earlier):
+        kinds = earlier.kinds(m.entity_id, statements, facts) if indexed else _kinds(m.entity_id, statements, facts)
         if kinds is not None and _named(kinds, nouns):
             return m
     return None
