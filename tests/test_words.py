@@ -184,3 +184,16 @@ def test_a_type_read_swap_is_refuted_only_when_the_values_are_of_a_kind(kg_of):
     assert (swap.reader, swap.verdict.verdict) == ("types", REFUTED) and "France" in swap.verdict.corrections
     reading = _claim(verify_text(kg2, "Phocais was an epic in Greek."), "Greek")
     assert reading.reader == "types" and reading.verdict.verdict != REFUTED
+
+
+def test_a_bracketed_aside_is_no_value_of_the_property_word_before_it(kg_of):
+    # "editor ... Roger Kornberg (Stanford University)": the university is where the editor works.
+    kg2 = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P98", "editor", "wikibase-item"),
+                 entity("Q5", "human"), entity("Q3918", "university"),
+                 entity("Q901", "Roger Kornberg", claims=[("P31", item("Q5", None))]),
+                 entity("Q902", "Stanford University", claims=[("P31", item("Q3918", None))]),
+                 entity("Q31", "Annals of Tides", "journal", claims=[("P98", item("Q901", None))])])
+    aside = verify_text(kg2, "The editor of Annals of Tides is Roger Kornberg (Stanford University).")
+    assert [c.span for c in aside.claims if c.claim.property_id == "P98"] == ["Roger Kornberg"]
+    listed = verify_text(kg2, "Annals of Tides is a journal. The editor is Roger Kornberg and Stanford University.")
+    assert "Stanford University" in [c.span for c in listed.claims if c.claim.property_id == "P98"]
