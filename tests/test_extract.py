@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.check import Checker
@@ -265,6 +267,15 @@ def test_what_the_text_calls_a_name(sentence, kind):
     from kgcheck.verifier.text.referents import called
 
     assert called(sentence, 1) == kind
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab Xis wajnd,.()-ed1")), max_size=60), st.integers(0, 60))
+def test_what_the_text_calls_a_name_never_fails(sentence, end):
+    from kgcheck.verifier.text.referents import called
+
+    kind = called(sentence, min(end, len(sentence)))
+    assert kind is None or (kind == normalise(kind) and kind)
 
 
 def test_the_description_stands_for_what_the_text_called_so(kg_of):
