@@ -189,13 +189,17 @@ def test_recheck_keeps_every_other_line_in_place(builds, tmp_path):
     lines = results.read_bytes().splitlines()
     born = next(line for line in lines if orjson.loads(line)["id"] == "born")
     mixed = tmp_path / "mixed.jsonl"
-    mixed.write_bytes(b"\n".join([lines[0], b"", b"not a result {", born] + lines[1:] + [b'{"note": 1}']) + b"\n")
+    malformed = b'{"id": "odd", "verdict": "SUPPORTED", "subject_id": "Q42", "evidence": "not a list"}'
+    mixed.write_bytes(b"\n".join([lines[0], b"", b"not a result {", born] + lines[1:] + [b'{"note": 1}', malformed])
+                      + b"\n")
     out = tmp_path / "out.jsonl"
     with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
         summary = recheck(kg, diff, str(mixed), str(out))
     written = out.read_bytes().splitlines()
     assert summary.results == 6 and summary.rechecked == 4  # born twice, capital, brussels
-    assert written[1] == b"not a result {" and written[-1] == b'{"note": 1}' and len(written) == len(lines) + 3
+    assert summary.not_results == 3  # a broken line, a foreign object, a result of the wrong shape: kept as they were
+    assert written[1] == b"not a result {" and written[-2:] == [b'{"note": 1}', malformed]
+    assert len(written) == len(lines) + 4
     ids = [orjson.loads(line).get("id") for line in written if line.startswith(b'{"id"')]
     assert ids == ["born", "born"] + [orjson.loads(line)["id"] for line in lines[1:]]
     born_after = [orjson.loads(line) for line in written if line.startswith(b'{"id":"born"')]

@@ -39,11 +39,13 @@ class RecheckSummary:
     flipped: list = field(default_factory=list)  # {id, old, new}
     flips: Counter = field(default_factory=Counter)
     measures_changed: int = 0  # re-checked because a graph-wide measure their verdict read may have moved
+    not_results: int = 0  # lines that are not results (error records, other shapes): copied as they were
     seconds_diff: float = 0.0
     seconds_check: float = 0.0
 
     def to_dict(self, max_flips: int | None = None) -> dict:
-        return {"results": self.results, "rechecked": self.rechecked, "flipped": len(self.flipped),
+        return {"results": self.results, "not_results": self.not_results, "rechecked": self.rechecked,
+                "flipped": len(self.flipped),
                 "flips": dict(self.flips), "measures_changed": self.measures_changed, "seconds_diff": round(self.seconds_diff, 3),
                 "seconds_check": round(self.seconds_check, 3),
                 "flipped_claims": self.flipped[:max_flips] if max_flips is not None else self.flipped}
@@ -71,8 +73,25 @@ def _records(path: str) -> Iterator[tuple[int, bytes, dict | None]]:
         yield number, line, obj if isinstance(obj, dict) else None
 
 
+_TEXT = (str, type(None))
+_CLAIM_TEXTS = ("subject", "predicate", "object", "subject_id", "property_id", "object_id", "kind")
+
+
 def _is_result(record: dict | None) -> bool:
-    return record is not None and record.get("verdict") is not None and bool(record.get("id"))
+    """A line of the shape kgcheck writes for a result. Any other line (an error record, another tool's line, a
+    hand edit of the wrong shape) is copied as it is, never re-checked: its fields cannot be trusted as keys."""
+    if not isinstance(record, dict) or not isinstance(record.get("verdict"), str):
+        return False
+    rid, claim, props, evidence = (record.get(k) for k in ("id", "claim", "property_ids", "evidence"))
+    if isinstance(rid, bool) or not isinstance(rid, (str, int)) or rid == "":
+        return False
+    if claim is not None and not (isinstance(claim, dict) and all(isinstance(claim.get(k), _TEXT) for k in _CLAIM_TEXTS)
+                                  and all(isinstance(q, list) and len(q) == 2 for q in claim.get("qualifiers") or [])):
+        return False
+    return (isinstance(record.get("subject_id"), _TEXT) and isinstance(record.get("exclusivity"), _TEXT)
+            and (props is None or isinstance(props, list) and all(isinstance(p, _TEXT) for p in props))
+            and (evidence is None or isinstance(evidence, list)
+                 and all(isinstance(e, dict) and isinstance(e.get("statement_id"), _TEXT) for e in evidence)))
 
 
 def result_keys(record: dict) -> Iterator[tuple[str, str, str | None]]:
@@ -112,9 +131,9 @@ UNION SELECT k.claim FROM keys k JOIN changed_texts t ON k.kind = 'text' AND k.a
 """
 
 
-def claims_to_recheck(diff, results_path: str, link=None) -> tuple[set[int], set[int], int]:
+def claims_to_recheck(diff, results_path: str, link=None) -> tuple[set[int], set[int], int, int]:
     """Line numbers of the results whose keys meet a change; of those whose verdict read a graph-wide measure
-    that moved (remeasure.py); the number of results read. Keyed by line, not by claim id, so that the later
+    that moved (remeasure.py); the number of results read, and of other lines (copied as they are). Keyed by line, not by claim id, so that the later
     passes find their lines without parsing the others (and ids repeated in a file stay apart). link(texts) ->
     {text: entity ids}: how the checker links a claimed object named by text (its measures are read too); None
     reads only object ids."""
@@ -129,7 +148,7 @@ def claims_to_recheck(diff, results_path: str, link=None) -> tuple[set[int], set
         con.register("texts_batch", texts)
         con.execute("INSERT INTO changed_texts SELECT text FROM texts_batch")
         con.unregister("texts_batch")
-    n = 0
+    n = others = 0
     cols: dict[str, list] = {"claim": [], "kind": [], "a": [], "b": []}
     asked: dict[str, list] = {"claim": [], "subject": [], "property": [], "value": [], "text": [], "open": []}
 
@@ -143,6 +162,7 @@ def claims_to_recheck(diff, results_path: str, link=None) -> tuple[set[int], set
 
     for line_number, _, record in _records(results_path):
         if not _is_result(record):
+            others += 1
             continue
         n += 1
         if may_move is not None and may_move(record):
@@ -165,7 +185,7 @@ def claims_to_recheck(diff, results_path: str, link=None) -> tuple[set[int], set
     con.execute(f"CREATE OR REPLACE TABLE hit_claims AS {_HIT}")
     if stored:
         measured = _measured_hits(con, diff.old, diff.new, asked, link)
-    return {r[0] for r in con.execute("SELECT claim FROM hit_claims").fetchall()}, measured, n
+    return {r[0] for r in con.execute("SELECT claim FROM hit_claims").fetchall()}, measured, n, others
 
 
 def _measured_hits(con, old_dir: str, new_dir: str, asked: dict[str, list], link) -> set[int]:
@@ -211,7 +231,7 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
     summary = RecheckSummary()
     started = time.monotonic()
     # Verdicts read off graph-wide measures can flip without a change to their own statements (remeasure.py).
-    wanted, moved, summary.results = claims_to_recheck(diff, results_path, _linker(kg))
+    wanted, moved, summary.results, summary.not_results = claims_to_recheck(diff, results_path, _linker(kg))
     summary.measures_changed = len(moved - wanted)
     wanted |= moved
     summary.seconds_diff = time.monotonic() - started

@@ -131,6 +131,8 @@ def recheck_lines(data: dict, output: str) -> list[str]:
     lines = [f"{data['results']:,} results, {data['rechecked']:,} re-checked "
              f"({data['seconds_diff']:.1f} s finding them, {data['seconds_check']:.1f} s checking); "
              f"{data['flipped']:,} verdicts flipped" + (f": {data['flips']}" if data["flips"] else "")]
+    if data.get("not_results"):
+        lines.append(f"{data['not_results']:,} lines are not results (error records or other shapes): copied unchanged")
     for f in data["flipped_claims"]:
         c = f.get("claim") or {}
         lines.append(f"  {f['id']}: {f['old']} -> {f['new']}  ({c.get('subject')} | {c.get('predicate')} | "
