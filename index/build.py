@@ -22,7 +22,7 @@ from kgcheck.ingest.writer import MANIFEST, open_database
 from .constraints import build_property_constraints, build_property_stats
 from .measures import MEASURE_TABLES, build_holder_best, build_measures, drop_holder_best
 from .encode import EMBED_CHOICES, LocalEncoder, encode_entity_texts, entity_text_sql, write_property_vectors
-from .manifest import INDEX_SCHEMA_VERSION, VECTORS_DIR, read_manifest
+from .manifest import INDEX_SCHEMA_VERSION, VECTORS_DIR, IndexError_, read_manifest
 from .store import HIERARCHY, HIERARCHY_TABLE
 from .text import normalise_array
 from .views import parquet_view
@@ -61,14 +61,20 @@ def configure(con, directory: str, settings: BuildSettings) -> str:
 
 
 def ensure_views(con, directory: str, names) -> list[str]:
-    """Indexes of index schema 1 held native copies of the Parquet tables: drop them (back to views)."""
+    """A view per ingested Parquet table. Indexes of index schema 1 held native copies: drop them (back to views);
+    a database file lost or deleted since the ingest gets its views again from the Parquet files."""
     dropped = []
     for name in names:
+        parquet = os.path.isfile(os.path.join(directory, f"{name}.parquet"))
         native = con.execute("SELECT 1 FROM duckdb_tables() WHERE table_name = ? AND NOT internal", [name]).fetchall()
-        if native and os.path.isfile(os.path.join(directory, f"{name}.parquet")):
+        view = con.execute("SELECT 1 FROM duckdb_views() WHERE view_name = ? AND NOT internal", [name]).fetchall()
+        if not parquet and not native and not view:
+            raise IndexError_(f"{directory} has no {name}.parquet: ingest a dump into it first (`kgcheck ingest`)")
+        if native and parquet:
             con.execute(f"DROP TABLE {quote(name)}")
-            con.execute(f"CREATE VIEW {quote(name)} AS SELECT * FROM read_parquet('{name}.parquet')")
             dropped.append(name)
+        if parquet and (native or not view):
+            con.execute(f"CREATE VIEW {quote(name)} AS SELECT * FROM read_parquet('{name}.parquet')")
     con.execute("DROP TABLE IF EXISTS label_index")  # schema 1 kept it in DuckDB too; it lives in lookup.sqlite
     return dropped
 

@@ -80,7 +80,7 @@ def test_index_errors(nowhere, plain_dir, mini_index):
     fails(run("index", nowhere, *FAKE, "--quiet"),
           f"{nowhere} is not a kgcheck index (no manifest.json); build one with `kgcheck build`")
     fails(run("index", str(mini_index), "--embedder", "nope", "--quiet"),
-          "unknown embedder 'nope': expected one of minilm, fake-trigram (plug-ins register in the entry-point "
+          "unknown embedder 'nope': expected one of minilm, minilm-static, fake-trigram (plug-ins register in the entry-point "
           "group 'kgcheck.embedders')")
 
 
@@ -236,7 +236,7 @@ def test_faithfulness_errors(tmp_path):
     assert result.exit_code == 1 and result.stderr.startswith("kgcheck: error: cannot read the graph: ")
     graph.write_text("Paris | capital of | France\n")
     fails(run("faithfulness", "--reasoning", str(reasoning), "--graph", str(graph), "--embedder", "nope"),
-          "unknown embedder 'nope': expected one of minilm, fake-trigram (plug-ins register in the entry-point "
+          "unknown embedder 'nope': expected one of minilm, minilm-static, fake-trigram (plug-ins register in the entry-point "
           "group 'kgcheck.embedders')")
 
 

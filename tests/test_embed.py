@@ -108,3 +108,73 @@ def test_get_embedder_is_a_process_wide_singleton():
     from kgcheck.index.embed import get_embedder
 
     assert get_embedder() is get_embedder()
+
+
+# ---------------------------------------------------------------- minilm-static (index/static.py)
+
+HAVE_MODEL2VEC = importlib.util.find_spec("model2vec") is not None
+needs_static = pytest.mark.skipif(not (HAVE_MINILM and HAVE_MODEL2VEC),
+                                  reason="minilm-static needs model2vec (pip install 'kgcheck[static]') and MiniLM")
+
+
+@pytest.fixture(scope="module")
+def static_dir(tmp_path_factory):
+    """One distillation for the module (~15-50 s on 2 cores), offline."""
+    from kgcheck.index.static import distill_static
+
+    with no_network():
+        return distill_static(str(tmp_path_factory.mktemp("static") / "minilm-static"))
+
+
+@needs_static
+def test_static_embedder_is_distilled_offline_and_encodes_unit_rows(static_dir):
+    from kgcheck.index.static import STATIC_DIM, StaticMiniLMEmbedder, distill_static
+
+    embedder = StaticMiniLMEmbedder(static_dir)
+    with no_network():
+        vectors = embedder.encode(["Paris", "capital of France", "the capital city of France", "x"])
+    assert vectors.shape == (4, STATIC_DIM) and vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, rtol=1e-5)
+    assert vectors[1] @ vectors[2] > vectors[1] @ vectors[3]
+    assert embedder.encode([]).shape == (0, STATIC_DIM)
+    assert distill_static(static_dir) == static_dir  # there already: not distilled again
+    again = StaticMiniLMEmbedder(**embedder.spec()[1])  # what a Ray actor rebuilds
+    np.testing.assert_array_equal(again.encode(["Paris"]), vectors[:1])
+
+
+@needs_static
+def test_an_index_built_with_the_static_embedder_says_so_and_links_misspelt_names(static_dir, mini_dump, tmp_path):
+    from kgcheck.index.build import build_index
+    from kgcheck.index.manifest import IndexError_
+    from kgcheck.index.static import STATIC_NAME, StaticMiniLMEmbedder
+    from kgcheck.index.store import KG
+    from kgcheck.ingest.pipeline import IngestOptions, ingest
+
+    out = tmp_path / "kg"
+    ingest(str(mini_dump), str(out), IngestOptions(workers=1, quiet=True))
+    build_index(str(out), embedder=StaticMiniLMEmbedder(static_dir), quiet=True)
+    with KG.open(str(out), embedder=StaticMiniLMEmbedder(static_dir)) as kg:
+        assert kg.manifest["index"]["model"] == STATIC_NAME
+        for misspelt, qid in (("Dougla Adams", "Q42"), ("Bruxels city", "Q239")):  # no label matches: vectors
+            fuzzy = kg.search_entities(misspelt, 3)
+            assert fuzzy and (fuzzy[0].id, fuzzy[0].matched_by) == (qid, "vector")
+    with KG.open(str(out), embedder=FakeEmbedder()) as kg, pytest.raises(IndexError_, match=STATIC_NAME):
+        kg.search_entities("Dougla Adams", 3)
+
+
+def test_a_failed_distillation_leaves_nothing_behind(tmp_path, monkeypatch):
+    from kgcheck.index import static
+
+    if not HAVE_MODEL2VEC:
+        with pytest.raises(Exception, match=r"kgcheck\[static\]"):
+            static.distill_static(str(tmp_path / "m"))
+        return
+    import model2vec.distill
+
+    def broken(**_kwargs):
+        raise RuntimeError("out of disk")
+
+    monkeypatch.setattr(model2vec.distill, "distill", broken)
+    with pytest.raises(RuntimeError, match="out of disk"):
+        static.distill_static(str(tmp_path / "m"))
+    assert list(tmp_path.iterdir()) == []

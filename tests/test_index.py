@@ -199,3 +199,22 @@ def test_dump_without_qualifiers_or_references_builds(tmp_path):
     build_index(str(tmp_path / "kg"), embedder=FakeEmbedder(), quiet=True)
     with KG.open(str(tmp_path / "kg"), embedder=FakeEmbedder()) as kg:
         assert kg.search_entities("One")[0].id == "Q1"
+
+
+def test_index_recovers_the_views_of_a_lost_database_and_names_a_missing_table(mini_dump, tmp_path):
+    import os
+
+    from kgcheck.index.build import build_index
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.ingest.pipeline import IngestOptions, ingest
+
+    out = tmp_path / "kg"
+    ingest(str(mini_dump), str(out), IngestOptions(workers=1, quiet=True))
+    os.remove(out / "kg.duckdb")  # the Parquet tables are the data; the database only holds views over them
+    build_index(str(out), embedder=FakeEmbedder(), quiet=True)
+    with KG.open(str(out), embedder=FakeEmbedder()) as kg:
+        assert kg.entity("Q42") is not None and kg.search_entities("Douglas Adams", 1)[0].id == "Q42"
+    os.remove(out / "kg.duckdb")
+    os.remove(out / "qualifiers.parquet")
+    with pytest.raises(IndexError_, match="no qualifiers.parquet"):
+        build_index(str(out), embedder=FakeEmbedder(), quiet=True)

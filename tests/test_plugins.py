@@ -66,10 +66,12 @@ def test_builtins_are_entry_points_and_pyproject_declares_the_same():
 
 def test_an_installed_kgcheck_declaring_its_builtins_lists_each_once(installed):
     """pip install puts the pyproject's entry points in kgcheck's metadata: the same as the built-ins."""
-    for name, value in (("minilm", "kgcheck.index.embed:MiniLMEmbedder"), ("fake-trigram", "kgcheck.index.embed:FakeEmbedder")):
+    for name, value in (("minilm", "kgcheck.index.embed:MiniLMEmbedder"),
+                        ("minilm-static", "kgcheck.index.static:StaticMiniLMEmbedder"),
+                        ("fake-trigram", "kgcheck.index.embed:FakeEmbedder")):
         installed("kgcheck.embedders", name, value)
     registry = Registry("kgcheck.embedders", "embedder", {ep.name: ep.value for ep in embed.EMBEDDERS._builtins})
-    assert registry.names() == ["minilm", "fake-trigram"]
+    assert registry.names() == ["minilm", "minilm-static", "fake-trigram"]
     assert registry.factory("fake-trigram") is FakeEmbedder
 
 
@@ -261,7 +263,7 @@ def test_the_cli_takes_a_plugin_format_and_an_embedder_by_name(tmp_path, install
     assert row["id"] == "line-1" and row["verdict"] in ("SUPPORTED", "REFUTED", "NOT_ENOUGH_INFO")
     result = CliRunner().invoke(main, ["lookup", "Douglas", "--index", str(mini_kg_dir), "--embedder", "nope"])
     assert result.exit_code == 1
-    assert result.output.startswith("kgcheck: error: unknown embedder 'nope': expected one of minilm, fake-trigram")
+    assert result.output.startswith("kgcheck: error: unknown embedder 'nope': expected one of minilm, minilm-static, fake-trigram")
 
 
 @pytest.mark.slow
