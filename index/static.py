@@ -9,7 +9,8 @@ $KGCHECK_STATIC_DIR (default ~/.cache/kgcheck/minilm-static-256).
 Measured on wd50k (`bench/encoders.py`, README, issue 16): 54,102 labels/s vs MiniLM's 360 (150x); vector-only
 linking of 2,000 claims-dev subject names: exact names top-1 / top-5 0.948 / 0.993 (MiniLM 0.948 / 0.994), names
 with one typo 0.452 / 0.611 (MiniLM 0.532 / 0.715). Exact and normalised label matches, which link every claims-dev
-subject they can, use no vectors. An index built with it is read with `--embedder minilm-static` (the manifest names the model).
+subject they can, use no vectors. An index built with it is read with `--embedder minilm-static` (the manifest
+names the model).
 """
 from __future__ import annotations
 
