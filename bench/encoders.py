@@ -81,7 +81,8 @@ def main() -> None:
         queries = [make(s) for s, _ in pairs]
         for name, enc in encoders.items():
             top1, top5 = linking(enc.encode, texts, ids, queries, [g for _, g in pairs])
-            print(f"{variant:9s} {name:7s} top-1 {top1:.3f} top-5 {top5:.3f} ({len(queries):,} claims-dev subject names)")
+            print(f"{variant:9s} {name:7s} top-1 {top1:.3f} top-5 {top5:.3f} "
+                  f"({len(queries):,} claims-dev subject names)")
 
 
 if __name__ == "__main__":

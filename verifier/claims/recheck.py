@@ -133,10 +133,10 @@ UNION SELECT k.claim FROM keys k JOIN changed_texts t ON k.kind = 'text' AND k.a
 
 def claims_to_recheck(diff, results_path: str, link=None) -> tuple[set[int], set[int], int, int]:
     """Line numbers of the results whose keys meet a change; of those whose verdict read a graph-wide measure
-    that moved (remeasure.py); the number of results read, and of other lines (copied as they are). Keyed by line, not by claim id, so that the later
-    passes find their lines without parsing the others (and ids repeated in a file stay apart). link(texts) ->
-    {text: entity ids}: how the checker links a claimed object named by text (its measures are read too); None
-    reads only object ids."""
+    that moved (remeasure.py); the number of results read, and of other lines (copied as they are). Keyed by
+    line, not by claim id, so that the later passes find their lines without parsing the others (and ids
+    repeated in a file stay apart). link(texts) -> {text: entity ids}: how the checker links a claimed object
+    named by text (its measures are read too); None reads only object ids."""
     con = diff.con
     stored = has_measures(diff.old, diff.new)
     may_move, measured = (None if stored else measure_gate(con)), set()
@@ -197,7 +197,8 @@ def _measured_hits(con, old_dir: str, new_dir: str, asked: dict[str, list], link
         for v in [value] if value else (linked.get(text) or [None]):
             for column, x in zip(rows, (claim, subject, pid, v, is_open)):
                 rows[column].append(x)
-    schema = pa.schema([("claim", pa.int64())] + [(c, pa.string()) for c in list(rows)[1:-1]] + [("open", pa.bool_())])
+    schema = pa.schema([("claim", pa.int64())] + [(c, pa.string()) for c in list(rows)[1:-1]]
+                       + [("open", pa.bool_())])
     con.register("asked_batch", pa.table(rows, schema=schema))
     con.execute("CREATE OR REPLACE TABLE measured_keys AS SELECT * FROM asked_batch")
     con.unregister("asked_batch")
