@@ -55,7 +55,7 @@ class Embedder(ABC):
         return self.encode([text])[0]
 
 
-def _normalise_rows(vectors: np.ndarray) -> np.ndarray:
+def normalise_rows(vectors: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     norms[norms == 0] = 1.0  # an all-zero row stays zero instead of becoming NaN
     return (vectors / norms).astype(np.float32, copy=False)
@@ -218,7 +218,7 @@ class FakeEmbedder(Embedder):
     def encode(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return _normalise_rows(np.stack([self._trigram_counts(t) for t in texts]))
+        return normalise_rows(np.stack([self._trigram_counts(t) for t in texts]))
 
 
 def _benchmark(labels_path: str, limit: int = 20_000, rounds: int = 4) -> None:

@@ -21,7 +21,7 @@ import threading
 
 import numpy as np
 
-from .embed import Embedder, _normalise_rows
+from .embed import Embedder, normalise_rows
 from .plugins import PluginError
 
 STATIC_NAME = "minilm-static-256"
@@ -84,4 +84,4 @@ class StaticMiniLMEmbedder(Embedder):
         texts = list(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return _normalise_rows(np.asarray(self._loaded().encode(texts), dtype=np.float32))
+        return normalise_rows(np.asarray(self._loaded().encode(texts), dtype=np.float32))
