@@ -86,6 +86,26 @@ def _build_settings(opts: dict):
                          ray_address=opts["ray"])
 
 
+def _save_changes(current: str, staging: str, quiet: bool) -> None:
+    """What changed since the build about to become OUT.previous, saved in the new build (index/diff.py), so that
+    `kgcheck diff` and `kgcheck recheck` of the pair read it instead of comparing both builds again."""
+    from kgcheck.index.diff import save_changes
+    from kgcheck.index.manifest import IndexError_
+
+    if not os.path.isfile(os.path.join(current, "manifest.json")):
+        return  # nothing replaced
+    try:
+        summary = save_changes(current, staging)
+    except (IndexError_, OSError) as exc:  # an older build, a full disk: recheck compares the two when asked
+        if not quiet:
+            click.echo(f"changes since the previous build not saved: {exc}", err=True)
+        return
+    if not quiet:
+        st = summary["statements"]
+        click.echo(f"changes since the previous build saved: statements +{st['added']:,} -{st['removed']:,} "
+                   f"~{st['changed']:,}", err=True)
+
+
 def _index_embedder(opts: dict):
     """The --embedder (default minilm) on --device with --processes, where the embedder takes them."""
     from kgcheck.index.embed import EMBEDDERS, default_embedder_name
@@ -153,6 +173,8 @@ def build(dump, out, workers, limit, languages, quiet, keep_previous, as_json, *
             manifest = build_index(staging, embedder=embedder, reuse=[out], quiet=quiet, settings=_build_settings(opts))
         finally:
             embedder.close()
+        if keep_previous:
+            _save_changes(out, staging, quiet)
         publish(staging, out, keep_previous)
     finally:
         import shutil

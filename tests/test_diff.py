@@ -267,3 +267,55 @@ def test_cli_recheck_defaults_old_to_the_kept_previous_build(builds, tmp_path, m
     res = runner.invoke(main, ["recheck", str(results), "--index", str(current), "--json"])
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["results"] == 0
+
+
+def test_saved_changes_are_read_back_for_the_same_pair_only(builds, tmp_path, monkeypatch):
+    import shutil
+
+    from kgcheck.index.diff import CHANGES_DIR, IndexDiff
+
+    old, new = builds
+    old_copy, new_copy = tmp_path / "old", tmp_path / "new"
+    shutil.copytree(old, old_copy)
+    shutil.copytree(new, new_copy)
+    with IndexDiff(str(old_copy), str(new_copy)) as diff:
+        assert not diff.saved
+        computed, rows = diff.summary(), diff.changed_statement_rows()
+        diff.save()
+    assert (new_copy / CHANGES_DIR / "changed_statements.parquet").is_file()
+
+    def no_join(self):
+        raise AssertionError("joined both builds again")
+
+    with monkeypatch.context() as m:
+        m.setattr(IndexDiff, "_build", no_join)
+        with IndexDiff(str(old_copy), str(new_copy)) as diff:
+            assert diff.saved and diff.changed_statement_rows() == rows
+            assert {**diff.summary(), "from_saved_changes": False} == {**computed, "from_saved_changes": False}
+    # Another OLD (its manifest differs): the saved tables are not for it.
+    manifest = old_copy / "manifest.json"
+    manifest.write_text(manifest.read_text().replace("{", '{"touched": 1, ', 1))
+    with IndexDiff(str(old_copy), str(new_copy)) as diff:
+        assert not diff.saved and diff.changed_statement_rows() == rows
+
+
+def test_build_keep_previous_saves_the_changes_recheck_then_reads(tmp_path, monkeypatch):
+    from kgcheck.cli import main
+    from kgcheck.index.diff import IndexDiff
+
+    monkeypatch.setenv("KGCHECK_EMBEDDER", "fake-trigram")
+    first, second = tmp_path / "v1.json", tmp_path / "v2.json"
+    first.write_text("[\n" + ",\n".join(json.dumps(e) for e in _entities(TESTS / "fixtures" / "mini-dump.json")) + "\n]\n")
+    second.write_text("[\n" + ",\n".join(json.dumps(e) for e in edited_entities()) + "\n]\n")
+    out = tmp_path / "index"
+    runner = CliRunner()
+    for dump in (first, second):
+        res = runner.invoke(main, ["build", str(dump), "--out", str(out), "--keep-previous", "--quiet"])
+        assert res.exit_code == 0, res.output
+    assert (out / "changes" / "changes.json").is_file()
+    res = runner.invoke(main, ["diff", f"{out}.previous", str(out), "--json"])
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.stdout)
+    assert summary["from_saved_changes"] and summary["statements"]["added"] == 1
+    with IndexDiff(f"{out}.previous", str(out)) as diff:
+        assert diff.saved
