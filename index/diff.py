@@ -149,18 +149,20 @@ class IndexDiff:
     def _part_hashes(directory: str, table: str, order: str) -> str:
         """SQL: per statement, a hash of its qualifiers or references. bit_xor of per-row hashes that include
         the row's position: order-aware, no sort needed."""
-        return (f"SELECT statement_id, bit_xor(hash({order}, property, {_VALUES})) AS h "
-                f"FROM read_parquet('{_parquet(directory, table)}') GROUP BY statement_id")
+        return (f"SELECT subject, statement_id, bit_xor(hash({order}, property, {_VALUES})) AS h "
+                f"FROM read_parquet('{_parquet(directory, table)}') GROUP BY subject, statement_id")
 
     def _build(self) -> None:
-        # One change row per statement; a statement changed in several ways reports the first of
+        # A statement is its subject and id: ids repeat across entities in some dumps (the replicated scale dumps
+        # do), and a join on the id alone paired every copy with every other (60.8M "changes" between two copies
+        # of one 5M build). One change row per statement; a statement changed in several ways reports the first of
         # value > rank > qualifiers > references (the one most likely to move a verdict). Qualifiers and
         # references are compared in their own (small) tables and only then matched to statements: joining
         # them to every statement first made the big join carry their hashes (a fifth of the diff's time).
         parts = {"qualifiers": "qualifier_order", "references": "reference_hash, reference_order, snak_order"}
         part_changes = {
-            name: f"""SELECT statement_id FROM ({self._part_hashes(self.old, name, order)}) o
-                      FULL OUTER JOIN ({self._part_hashes(self.new, name, order)}) n USING (statement_id)
+            name: f"""SELECT subject, statement_id FROM ({self._part_hashes(self.old, name, order)}) o
+                      FULL OUTER JOIN ({self._part_hashes(self.new, name, order)}) n USING (subject, statement_id)
                       WHERE o.h IS DISTINCT FROM n.h""" for name, order in parts.items()}
         self.con.execute(f"""
             CREATE TABLE changed_statements AS
@@ -172,12 +174,13 @@ class IndexDiff:
                           CASE WHEN o.statement_id IS NULL THEN 'added' WHEN n.statement_id IS NULL THEN 'removed'
                                WHEN o.hv <> n.hv THEN 'value' WHEN o.rank IS DISTINCT FROM n.rank THEN 'rank'
                           END AS change
-                   FROM o FULL OUTER JOIN n ON o.statement_id = n.statement_id)
+                   FROM o FULL OUTER JOIN n ON o.subject = n.subject AND o.statement_id = n.statement_id)
             SELECT statement_id, subject, property, old_entity, new_entity,
-                   coalesce(change, CASE WHEN statement_id IN (SELECT statement_id FROM q) THEN 'qualifiers'
-                                         ELSE 'references' END) AS change
+                   coalesce(change, CASE WHEN (subject, statement_id) IN (SELECT (subject, statement_id) FROM q)
+                                         THEN 'qualifiers' ELSE 'references' END) AS change
             FROM st
-            WHERE change IS NOT NULL OR statement_id IN (SELECT statement_id FROM q UNION ALL SELECT statement_id FROM r)""")
+            WHERE change IS NOT NULL OR (subject, statement_id) IN (SELECT (subject, statement_id) FROM q
+                                                                    UNION ALL SELECT (subject, statement_id) FROM r)""")
         oe, ne = _parquet(self.old, "entities"), _parquet(self.new, "entities")
         ol, nl = _parquet(self.old, "labels"), _parquet(self.new, "labels")
         self.con.execute(f"""

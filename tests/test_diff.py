@@ -319,3 +319,27 @@ def test_build_keep_previous_saves_the_changes_recheck_then_reads(tmp_path, monk
     assert summary["from_saved_changes"] and summary["statements"]["added"] == 1
     with IndexDiff(f"{out}.previous", str(out)) as diff:
         assert diff.saved
+
+
+def test_a_statement_id_repeated_under_two_subjects_is_two_statements(tmp_path):
+    """Some dumps repeat a statement id under other entities (the replicated scale dumps do): the diff keys a
+    statement by subject and id, so two equal builds differ in nothing and one edit is one change."""
+    import copy
+
+    from kgcheck.index.diff import IndexDiff
+
+    ents = {e["id"]: e for e in _entities(TESTS / "fixtures" / "mini-dump.json")}
+    twin = copy.deepcopy(ents["Q42"])
+    twin["id"], twin["labels"] = "Q4200", {"en": {"language": "en", "value": "Douglas Twin"}}
+    twin.pop("aliases", None)
+    twin.pop("sitelinks", None)
+    base = list(ents.values()) + [twin]
+    old = _build(base, tmp_path / "old")
+    same = _build(copy.deepcopy(base), tmp_path / "same")
+    edited = copy.deepcopy(base)
+    edited[-1]["claims"]["P569"][0]["mainsnak"]["datavalue"]["value"]["time"] = "+1953-03-11T00:00:00Z"
+    new = _build(edited, tmp_path / "new")
+    with IndexDiff(str(old), str(same)) as diff:
+        assert diff.changed_statement_rows() == []
+    with IndexDiff(str(old), str(new)) as diff:
+        assert diff.changed_statement_rows() == [("Q42$fixture-1", "Q4200", "P569", "value")]
