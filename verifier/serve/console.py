@@ -111,7 +111,8 @@ def entity_lines(entity_id: str, entity, statements, incoming, labels: dict) -> 
 
 def diff_lines(summary: dict, top: int = 20) -> list[str]:
     e, lab, st = summary["entities"], summary["labels"], summary["statements"]
-    lines = [f"{summary['old']} -> {summary['new']}",
+    lines = [f"{summary['old']} -> {summary['new']}"
+             + ("  (the changes the build saved)" if summary.get("from_saved_changes") else ""),
              f"entities:   +{e['added']:,} -{e['removed']:,}; label changed {e['label']:,}, description "
              f"{e['description']:,}, aliases only {e['aliases']:,}",
              f"labels:     +{lab['added']:,} -{lab['removed']:,}; aliases +{lab['aliases_added']:,} "
