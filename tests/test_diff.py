@@ -343,3 +343,26 @@ def test_a_statement_id_repeated_under_two_subjects_is_two_statements(tmp_path):
         assert diff.changed_statement_rows() == []
     with IndexDiff(str(old), str(new)) as diff:
         assert diff.changed_statement_rows() == [("Q42$fixture-1", "Q4200", "P569", "value")]
+
+
+def test_a_failed_save_of_the_changes_never_fails_the_build(tmp_path, monkeypatch):
+    from kgcheck.cli import main
+    from kgcheck.index import diff as diff_module
+    from kgcheck.index.manifest import IndexError_
+
+    monkeypatch.setenv("KGCHECK_EMBEDDER", "fake-trigram")
+    dump = tmp_path / "v.json"
+    dump.write_text("[\n" + ",\n".join(json.dumps(e) for e in edited_entities()) + "\n]\n")
+    out = tmp_path / "index"
+    runner = CliRunner()
+    assert runner.invoke(main, ["build", str(dump), "--out", str(out), "--quiet"]).exit_code == 0
+
+    def full_disk(self):
+        raise IndexError_("saving the changes failed: no space left on device")
+
+    monkeypatch.setattr(diff_module.IndexDiff, "save", full_disk)
+    res = runner.invoke(main, ["build", str(dump), "--out", str(out), "--keep-previous"])
+    assert res.exit_code == 0, res.output
+    assert "changes since the previous build not saved: saving the changes failed" in res.stderr
+    assert (out / "manifest.json").is_file() and (tmp_path / "index.previous" / "manifest.json").is_file()
+    assert not (out / "changes").exists()
