@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from kgcheck.ingest import __version__
 from kgcheck.ingest.rows import TABLES
-from kgcheck.ingest.tables import quote
+from kgcheck.ingest.tables import create_views, is_view, quote
 from kgcheck.ingest.writer import MANIFEST, open_database
 
 from .constraints import build_property_constraints, build_property_stats
@@ -63,18 +63,20 @@ def configure(con, directory: str, settings: BuildSettings) -> str:
 def ensure_views(con, directory: str, names) -> list[str]:
     """A view per ingested Parquet table. Indexes of index schema 1 held native copies: drop them (back to views);
     a database file lost or deleted since the ingest gets its views again from the Parquet files."""
-    dropped = []
+    dropped, missing = [], []
     for name in names:
-        parquet = os.path.isfile(os.path.join(directory, f"{name}.parquet"))
         native = con.execute("SELECT 1 FROM duckdb_tables() WHERE table_name = ? AND NOT internal", [name]).fetchall()
-        view = con.execute("SELECT 1 FROM duckdb_views() WHERE view_name = ? AND NOT internal", [name]).fetchall()
-        if not parquet and not native and not view:
-            raise IndexError_(f"{directory} has no {name}.parquet: ingest a dump into it first (`kgcheck ingest`)")
-        if native and parquet:
+        if not os.path.isfile(os.path.join(directory, f"{name}.parquet")):
+            if not native and not is_view(con, name):
+                raise IndexError_(f"{directory} has no {name}.parquet: ingest a dump into it first (`kgcheck ingest`)")
+            continue
+        if native:
             con.execute(f"DROP TABLE {quote(name)}")
             dropped.append(name)
-        if parquet and (native or not view):
-            con.execute(f"CREATE VIEW {quote(name)} AS SELECT * FROM read_parquet('{name}.parquet')")
+        if native or not is_view(con, name):
+            missing.append(name)
+    if missing:
+        create_views(con, directory, missing)
     con.execute("DROP TABLE IF EXISTS label_index")  # schema 1 kept it in DuckDB too; it lives in lookup.sqlite
     return dropped
 

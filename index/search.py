@@ -43,7 +43,6 @@ class Searcher:
         self._props_loaded = False
         self._vector_cache: dict[str, np.ndarray] = {}
         self._stored_rows: dict[str, int] | None = None  # property text -> its row in properties.faiss
-        self._stored_index = None
         vectors_dir = os.path.join(kg.directory, VECTORS_DIR)
         self.vectors_dir = vectors_dir if os.path.isdir(vectors_dir) else None
         # An embedder given by name (a registry entry) is loaded on first use, like the default.
@@ -112,24 +111,14 @@ class Searcher:
     def _stored_vectors(self, texts: list[str]) -> dict[str, np.ndarray]:
         """Vectors the build already encoded for exactly these texts: a predicate written as a property's label
         or alias needs no encoding (the flat property index gives its vector back; same model, checked at open)."""
-        if self.vectors_dir is None:
+        self._load_properties()
+        if self._prop_index is None:
             return {}
         if self._stored_rows is None:
             with self._lock:
                 if self._stored_rows is None:
-                    from .vectors import load_faiss
-
-                    path = os.path.join(self.vectors_dir, "properties.faiss")
-                    if os.path.isfile(path):
-                        self._stored_index = load_faiss(path)
-                        column = pq.read_table(os.path.join(self.vectors_dir, "property_texts.parquet"),
-                                               columns=["text"]).column("text").to_pylist()
-                        rows = {text: row for row, text in enumerate(column) if text}
-                    else:
-                        rows = {}
-                    self._stored_rows = rows
-        found = {t: self._stored_rows[t] for t in texts if t in self._stored_rows}
-        return {t: self._stored_index.reconstruct(row) for t, row in found.items()}
+                    self._stored_rows = {text: row for row, (_, text, _) in enumerate(self._prop_rows) if text}
+        return {t: self._prop_index.reconstruct(self._stored_rows[t]) for t in texts if t in self._stored_rows}
 
     def prime_vectors(self, texts) -> None:
         """Encode many query texts in one batch (bulk mode); later searches find them cached."""

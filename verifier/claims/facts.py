@@ -271,4 +271,3 @@ def _measured(source: str, several: int, subjects: int, detail: str) -> Exclusiv
 
 def entity_values(statements) -> set[str]:
     return {st.value.entity_id for st in statements if st.value.kind == ENTITY and st.value.entity_id}
-
