@@ -43,6 +43,7 @@ class Searcher:
         self._props_loaded = False
         self._vector_cache: dict[str, np.ndarray] = {}
         self._stored_rows: dict[str, int] | None = None  # property text -> its row in properties.faiss
+        self._grouped_vectors: dict[str, np.ndarray] | None = None  # property id -> its texts' vectors
         vectors_dir = os.path.join(kg.directory, VECTORS_DIR)
         self.vectors_dir = vectors_dir if os.path.isdir(vectors_dir) else None
         # An embedder given by name (a registry entry) is loaded on first use, like the default.
@@ -119,6 +120,21 @@ class Searcher:
                 if self._stored_rows is None:
                     self._stored_rows = {text: row for row, (_, text, _) in enumerate(self._prop_rows) if text}
         return {t: self._prop_index.reconstruct(self._stored_rows[t]) for t in texts if t in self._stored_rows}
+
+    def property_vectors(self) -> dict[str, np.ndarray]:
+        """Per property id the unit vectors of its label, aliases and description (rows of the flat property index
+        the searcher holds anyway: one copy, one load); {} for an index built without vectors."""
+        self._load_properties()
+        if self._grouped_vectors is None:
+            with self._lock:
+                if self._grouped_vectors is None:
+                    grouped: dict[str, list[np.ndarray]] = {}
+                    if self._prop_index is not None and self._prop_index.ntotal:
+                        matrix = self._prop_index.reconstruct_n(0, self._prop_index.ntotal)
+                        for (pid, _, _), vec in zip(self._prop_rows, matrix):
+                            grouped.setdefault(pid, []).append(vec)
+                    self._grouped_vectors = {pid: np.stack(vecs) for pid, vecs in grouped.items()}
+        return self._grouped_vectors
 
     def prime_vectors(self, texts) -> None:
         """Encode many query texts in one batch (bulk mode); later searches find them cached."""

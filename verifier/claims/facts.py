@@ -6,7 +6,6 @@ few queries; single-claim callers get the same answers lazily.
 from __future__ import annotations
 
 import math
-import os
 import threading
 from dataclasses import dataclass
 
@@ -60,7 +59,6 @@ class KGFacts(JudgeFacts):
         self._ancestors: dict[str, set[str]] = {}
         self._exclusivity: dict[str, Exclusivity] | None = None
         self._exceptions: dict[str, frozenset[str]] = {}
-        self._prop_vectors: dict[str, np.ndarray] | None = None
         self._datatypes: dict[str, str | None] = {}
         self._similarity: dict[tuple[str, str], float] = {}
         self.measures = StoredMeasures(kg)
@@ -224,22 +222,6 @@ class KGFacts(JudgeFacts):
             for pid in missing:
                 self._datatypes[pid] = found.get(pid)
 
-    def _load_property_vectors(self) -> dict[str, np.ndarray]:
-        """Unit vectors of each property's label, aliases and description, read back from the flat index."""
-        import pyarrow.parquet as pq
-
-        from kgcheck.index.manifest import VECTORS_DIR
-        from kgcheck.index.vectors import load_faiss
-
-        vectors_dir = os.path.join(self.kg.directory, VECTORS_DIR)
-        index = load_faiss(os.path.join(vectors_dir, "properties.faiss"))
-        ids = pq.read_table(os.path.join(vectors_dir, "property_texts.parquet")).column("id").to_pylist()
-        matrix = index.reconstruct_n(0, index.ntotal) if index.ntotal else np.zeros((0, 1), np.float32)
-        grouped: dict[str, list[np.ndarray]] = {}
-        for pid, vec in zip(ids, matrix):
-            grouped.setdefault(pid, []).append(vec)
-        return {pid: np.stack(vecs) for pid, vecs in grouped.items()}
-
     def prefetch_predicates(self, predicates) -> None:
         self.kg.searcher().prime_vectors(predicates)
 
@@ -251,11 +233,7 @@ class KGFacts(JudgeFacts):
         cached = self._similarity.get(key)
         if cached is not None:
             return cached
-        if self._prop_vectors is None:
-            with self._lock:
-                if self._prop_vectors is None:
-                    self._prop_vectors = self._load_property_vectors()
-        vectors = self._prop_vectors.get(pid)
+        vectors = self.kg.searcher().property_vectors().get(pid)
         if vectors is None:
             return 0.0
         value = self._similarity[key] = float(np.max(vectors @ self.kg.searcher().query_vector(predicate)))
