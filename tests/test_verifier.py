@@ -95,6 +95,16 @@ def test_ids_given_skip_linking(mini_kg):
     assert v.verdict == SUPPORTED and v.rule == "A"
 
 
+def test_a_claim_naming_its_property_by_id_is_not_supported_by_another_property(mini_kg):
+    # The graph holds place of birth = Cambridge; the claim asks located-in = Cambridge by id. Rule B's "same subject
+    # and object through a similar relation" supports text claims, not a claim that named its property.
+    claim = dict(id="x", subject_id="Q42", predicate="place of birth", object="Cambridge", object_id="Q350")
+    v = Checker(mini_kg).check([Claim(property_id="P131", **claim)])[0]
+    assert v.verdict == NOT_ENOUGH_INFO and v.rule == "B" and v.evidence[0].property == "P19"
+    assert v.reason.startswith("the graph links subject and object through place of birth, not ")
+    assert Checker(mini_kg).check([Claim(**claim)])[0].verdict == SUPPORTED
+
+
 def test_ntriples_end_to_end(mini_kg_dir, tmp_path, monkeypatch):
     import kgcheck.index.embed as index_embed
     from kgcheck.index.embed import FakeEmbedder

@@ -298,11 +298,15 @@ def _rule_b_so_or_c(claim, obj, subject_id, props, statements, facts, verdict, t
         same_object.sort(key=lambda t: -t[0])
         sim, st = same_object[0]
         evidence = [evidence_of(s, "same-object", sim, facts) for sim, s in same_object[:top_k]]
-        if sim >= SO_RELATED:
+        # A claim that names its property by id claims that property: another one with the same object is
+        # a neighbouring fact (country of origin is not country), so it is shown but does not support.
+        if sim >= SO_RELATED and not claim.property_id:
             return verdict(SUPPORTED, 0.55 + 0.3 * sim, "B", f"the graph links the same subject and object through "
                            f"{facts.label(st.property) or st.property}", evidence)
-        return verdict(NOT_ENOUGH_INFO, 0.6, "B", "the graph links subject and object, but through another relation",
-                       evidence)
+        claimed = facts.label(claim.property_id) or claim.property_id if claim.property_id else None
+        return verdict(NOT_ENOUGH_INFO, 0.6, "B", f"the graph links subject and object through "
+                       f"{facts.label(st.property) or st.property}, not {claimed}" if claimed else
+                       "the graph links subject and object, but through another relation", evidence)
     ranked = sorted(statements, key=lambda s: -facts.predicate_similarity(claim.predicate, s.property))[:top_k]
     evidence = [evidence_of(s, "related", facts.predicate_similarity(claim.predicate, s.property), facts)
                 for s in ranked]
