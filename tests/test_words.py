@@ -6,6 +6,8 @@ value as evidence; the same sentence with the right value is SUPPORTED.
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kgcheck.verifier.model import REFUTED, SUPPORTED
 from kgcheck.verifier.text.extract import READERS
@@ -160,6 +162,45 @@ def test_a_date_the_words_give_another_property_dates_the_subjects_one_event(kg_
     tc = _claim(verify_text(kg2, "Annals of Tides was first released in 1951."), "1951")
     assert (tc.claim.property_id, tc.reader, tc.verdict.verdict) == ("P571", "words", REFUTED)
     assert _claim(verify_text(kg2, "Annals of Tides was first released in 1960."), "1960").verdict.verdict == SUPPORTED
+
+
+def test_the_one_date_of_a_sentence_dates_the_subjects_one_known_event(kg):
+    # No property word, no class noun next to the year: the sentence's one date, on a film the graph dates once.
+    tc = _claim(verify_text(kg, "Night Train was screened at a festival in Graz in October 1996."), "October 1996")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader, tc.verdict.verdict) == ("Q802", "P577", "types",
+                                                                                         REFUTED)
+    assert "2001" in " ".join(tc.verdict.corrections)
+    right = verify_text(kg, "Night Train was screened at a festival in Graz in 2001.")
+    assert _claim(right, "2001").verdict.verdict == SUPPORTED
+    # An aside in brackets, a second date, a date of another thing (a name right after it, a possessive before it)
+    # or a sentence that does not open with the subject may be about anything else: no claim.
+    for text in ("Night Train was screened in Graz (a city that hosted a festival in 1996).",
+                 "Night Train was screened in Graz in 1996 and in Lyon in 1997.",
+                 "Night Train was screened at the 1996 Graz festival.",
+                 "Night Train retells Bruno Keller's 1996 story.",
+                 "Night Train retells the 1996 novel Harbour Nights.",
+                 "In Graz, a festival showed Night Train in 1996."):
+        assert not [c for c in verify_text(kg, text).claims if c.claim.property_id == "P577"], text
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(["Night Train", "The Quiet Harbour", "was", "screened", "released", "in", "on", "1996",
+                                 "October 30, 2001", "(", ")", "'s", "the", "album", "Graz", "Bruno Keller", ",", "by",
+                                 "and", ".", "2001"]), max_size=16))
+def test_reading_dates_never_fails_and_spans_are_the_texts(kg, words):
+    text = " ".join(words)
+    for c in verify_text(kg, text).claims:
+        assert text[c.start:c.end] == c.span and c.verdict.verdict in (SUPPORTED, REFUTED, "NOT_ENOUGH_INFO")
+
+
+def test_a_month_inside_a_date_is_no_value(kg_of):
+    # "December" names an entity (the month), but inside "December 30, 2001" it is part of a date: no position held.
+    kg2 = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P39", "position held", "wikibase-item",
+                                                                   aliases=["served as"]),
+                 entity("Q126", "December", "month"), entity("Q30185", "mayor"),
+                 entity("Q901", "Alice Brandt", "person", claims=[("P39", item("Q30185", None))])])
+    report = verify_text(kg2, "Alice Brandt served as the first mayor from December 30, 2001 until 2005.")
+    assert not [c for c in report.claims if c.span == "December"], [(c.span, c.claim.property_id) for c in report.claims]
 
 
 def test_a_type_read_swap_is_refuted_only_when_the_values_are_of_a_kind(kg_of):

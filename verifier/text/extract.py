@@ -311,6 +311,8 @@ def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken
         if m is subject or m.entity_id == subject.entity_id or taken(m.start, m.end) or \
                 frozenset((subject.entity_id, m.entity_id)) in linked:  # rule 3 said what links them
             continue
+        if any(s <= m.start - a and m.end - a <= e for s, e, _ in dates):
+            continue  # "December" of "December 30, 1953" is part of a date, no value
         if _in_brackets(sentence, 0, m.start - a) and not subject_bracketed:
             continue  # an aside ("Roger Kornberg (Stanford University)"): not a value of the word before it
         above = [st.property for st in own if st.value.entity_id and m.entity_id in facts.ancestors(st.value.entity_id)]

@@ -12,7 +12,9 @@ never sees it. These readers read a relation from the sentence and let the graph
   or that property is among its roles; a clear best or nothing); a lower-case name in the subject's
   description ("is an Ethiopian sport cyclist") by its role; a date opening the subject's description
   ("X is a 1994 film") or next to a noun naming the subject's class is the time property the subject
-  holds; "Title (1950)" dates a subject that holds one time property. An item claim the types reader
+  holds; "Title (1950)" dates a subject that holds one time property, and so does the one date of a sentence
+  that opens with that subject ("If All Goes Wrong was screened ... in October 2010"; not in brackets, not
+  right before another name it may date). An item claim the types reader
   guessed is REFUTED only when the claimed and the graph's values are of a kind (verify.py), else
   NOT_ENOUGH_INFO. A time property named "<event> date" is also found by its event word ("aired on").
 Every threshold is a share measured in the graph (schema.py); no property or word is listed here.
@@ -31,6 +33,7 @@ _WORD = re.compile(r"[\w][\w'’-]*")
 # "X is a 1994 film", "X was an 1880 painting": a date that opens the subject's description.
 _DESCRIBES = re.compile(r"\b(?:is|was)\s+(?:a|an|the)\s+(?:\w+\s+)?$", re.IGNORECASE)
 _TITLE_YEAR = re.compile(r"\s*\(\s*")  # between a title and its year: "Son of Zorro (1950)"
+_OPENS = re.compile(r"[\W_]*(?:the\s+)?[\W_]*", re.IGNORECASE)  # before a subject that opens its sentence
 _CLAUSE_BREAK = re.compile(r"[;:()\[\]\"“”]|,\s+(?:and|but|while|which|who)\b")
 
 
@@ -195,6 +198,16 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
                                    _DESCRIBES.search(sentence, 0, s)):
             best = max(sorted(time_props), key=lambda p: (p in held, class_props.get(p, 0.0), schema.usage(p)))
             emit(si, subject, best, a + s, a + e, reader="types")
+            continue
+        # "If All Goes Wrong was screened ... in October 2010": the sentence's one date, after the subject it
+        # opens with, on a subject the graph knows one dated event of, is that event's date — unless it stands
+        # in brackets (an aside, another work's title year: "from the album Animal (2008)"), it dates another
+        # thing ("her 1990 album Solitude Standing", "Bradbury's 1953 novel") or that event is dated already.
+        if "types" in readers and len(dates) == 1 and len(held_time) == 1 and subject.end - a <= s and \
+                _OPENS.fullmatch(sentence, 0, max(0, subject.start - a)) and \
+                sentence.count("(", 0, s) <= sentence.count(")", 0, s) and not claimed_time(next(iter(held_time))) \
+                and not _dates_another_thing(sentence, s, e, [(x.start - a, x.end - a) for x in ms if x is not subject]):
+            emit(si, subject, next(iter(held_time)), a + s, a + e, reader="types")
 
 
 # "X is an Ethiopian sport cyclist who ...": the words after the copula, up to a clause word, describe X.
@@ -221,6 +234,22 @@ def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> 
                     if pid in held and pid != INSTANCE_OF), default=None)
         if best:
             emit(si, subject, best[1], s, e, best[2], reader="types")
+
+
+def _dates_another_thing(sentence: str, start: int, end: int, names: list[tuple[int, int]]) -> bool:
+    """The date at sentence[start:end] belongs to another thing: a possessive stands before it ("Bradbury's 1953
+    novel"), or only content words (no function word, no punctuation, at most WINDOW_WORDS) lead from it to a
+    name or a capitalised word ("her 1990 album Solitude Standing", "the 1966 collection Octopussy"; not "2020
+    by the group Lancelot")."""
+    if re.search(r"['’]s\s+$", sentence[:start]):
+        return True
+    starts = {s for s, _ in names}
+    for ws, _we, word in _words(sentence, end, len(sentence))[:WINDOW_WORDS + 1]:
+        if word in FUNCTION_WORDS or re.search(r"[^\w\s'’-]", sentence[end:ws]):
+            return False
+        if sentence[ws].isupper() or ws in starts:
+            return True
+    return False
 
 
 def _next_to_class_noun(sentence: str, s: int, e: int, classes: set[str], facts) -> bool:
