@@ -124,6 +124,8 @@ class Searcher:
     def property_vectors(self) -> dict[str, np.ndarray]:
         """Per property id the unit vectors of its label, aliases and description (rows of the flat property index
         the searcher holds anyway: one copy, one load); {} for an index built without vectors."""
+        if self._grouped_vectors is not None:  # asked once per (predicate, property) pair: no lock on the way
+            return self._grouped_vectors
         self._load_properties()
         if self._grouped_vectors is None:
             with self._lock:
