@@ -14,7 +14,7 @@ never sees it. These readers read a relation from the sentence and let the graph
   ("X is a 1994 film") or next to a noun naming the subject's class is the time property the subject
   holds; "Title (1950)" dates a subject that holds one time property, and so does the one date of a sentence
   that opens with that subject ("If All Goes Wrong was screened ... in October 2010"; not in brackets, not
-  right before another name it may date). An item claim the types reader
+  another thing's date: "Bradbury's 1953 novel", "her 1990 album Solitude Standing"). An item claim the types reader
   guessed is REFUTED only when the claimed and the graph's values are of a kind (verify.py), else
   NOT_ENOUGH_INFO. A time property named "<event> date" is also found by its event word ("aired on").
 Every threshold is a share measured in the graph (schema.py); no property or word is listed here.
@@ -206,7 +206,7 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
         if "types" in readers and len(dates) == 1 and len(held_time) == 1 and subject.end - a <= s and \
                 _OPENS.fullmatch(sentence, 0, max(0, subject.start - a)) and \
                 sentence.count("(", 0, s) <= sentence.count(")", 0, s) and not claimed_time(next(iter(held_time))) \
-                and not _dates_another_thing(sentence, s, e, [(x.start - a, x.end - a) for x in ms if x is not subject]):
+                and not _dates_another_thing(sentence, s, e, [(x.start - a, x.end - a) for x in ms if x != subject]):
             emit(si, subject, next(iter(held_time)), a + s, a + e, reader="types")
 
 
