@@ -89,6 +89,19 @@ def link(text, llm=None):
     return [(m.text, m.entity_id) for ms in find_mentions(NamesakeKG(), text, split_sentences(text), llm) for m in ms]
 
 
+class CalledKG(NamesakeKG):
+    ENTITIES = dict(NamesakeKG.ENTITIES, Q49111=("Q49111", "Cambridge", "town in Massachusetts"))
+
+
+def test_what_the_text_calls_a_name_picks_among_namesakes():
+    # No context: popularity would take the Massachusetts town; the text calls it a city, and only one is.
+    found = lambda text: [(m.text, m.entity_id) for ms in find_mentions(CalledKG(), text, split_sentences(text))
+                          for m in ms]
+    assert found("Cambridge is a city on the Cam.") == [("Cambridge", "Q350")]
+    assert found("Cambridge is a town with a harbour.") == [("Cambridge", "Q49111")]
+    assert found("Cambridge has a harbour.") == [("Cambridge", "Q49111")]  # nothing said: popularity
+
+
 def test_context_beats_popularity():
     assert link("Cambridge is 80 km from London.") == [("Cambridge", "Q350"), ("London", "Q84")]
 
@@ -264,7 +277,7 @@ def test_the_class_noun_stands_for_the_entity_named_before(mini_kg):
     ("X is a Greek.", None),  # a name, not a lower-case noun
 ])
 def test_what_the_text_calls_a_name(sentence, kind):
-    from kgcheck.verifier.text.referents import called
+    from kgcheck.verifier.text.mentions import called
 
     assert called(sentence, 1) == kind
 
@@ -272,7 +285,7 @@ def test_what_the_text_calls_a_name(sentence, kind):
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("ab Xis wajnd,.()-ed1")), max_size=60), st.integers(0, 60))
 def test_what_the_text_calls_a_name_never_fails(sentence, end):
-    from kgcheck.verifier.text.referents import called
+    from kgcheck.verifier.text.mentions import called
 
     kind = called(sentence, min(end, len(sentence)))
     assert kind is None or (kind == normalise(kind) and kind)

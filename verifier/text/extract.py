@@ -24,11 +24,10 @@ import re
 from dataclasses import dataclass
 
 from kgcheck.verifier.values.dates import compare_dates, DateMatch
-from kgcheck.verifier.text.mentions import Mention, find_mentions, fused_values, split_sentences, word_spans
+from kgcheck.verifier.text.mentions import Mention, called, find_mentions, fused_values, split_sentences, word_spans
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
-from kgcheck.verifier.text.referents import (EarlierMentions, called, descriptions, earlier_referent,
-                                             implied_subject)
+from kgcheck.verifier.text.referents import EarlierMentions, descriptions, earlier_referent, implied_subject
 from kgcheck.verifier.values import find_dates, find_quantities
 
 __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "split_sentences", "Mention", "TRIGGERS"]

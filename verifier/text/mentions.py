@@ -3,7 +3,8 @@
 Every word n-gram (n ≤ 8) is looked up by its normalised form in one batched query over the
 label/alias index; longest non-overlapping matches win. A *mention* must hold a capital letter
 or a digit (so "city" in running text is not the entity "city") and must not be one word cut
-out of a longer name ("John" of "John Archambault"); namesakes are resolved by context
+out of a longer name ("John" of "John Archambault"); namesakes are resolved first by what the text
+calls the name ("… is a novel": the candidates whose description holds that noun), then by context
 (candidates linked to other mentions of the text), then by the similarity of the sentence to each
 candidate's description, then, when an LLM is given, by `choose_candidate` (which may answer "no
 match": the mention is dropped), else by popularity.
@@ -180,7 +181,9 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
                 context = {i: (n, described.get(i, 0.0)) for i, n in context.items()}
             else:
                 context = {i: (n, 0.0) for i, n in context.items()}
-            best = max(cands, key=lambda c: (context[c[0]], c[1], c[2], c[0]))
+            # "Harry Potter and the Half-Blood Prince is a novel": what the text calls it picks among namesakes first.
+            fits = _called_as(kg, text, e, [c[0] for c in cands]) if len(cands) > 1 else set()
+            best = max(cands, key=lambda c: (c[0] in fits, context[c[0]], c[1], c[2], c[0]))
             if llm is not None and len(cands) > 1 and sum(n == context[best[0]] for n in context.values()) > 1:
                 # The text's other entities do not settle it: ask the model (it may say "no match").
                 choice = _ask_llm(kg, llm, text, sentences[si], span, cands)
@@ -211,6 +214,32 @@ def _surnames(text: str, words, out: list[list[Mention]]) -> list[list[Mention]]
                     named[text[s:e]] = m.entity_id
         out[si] = sorted(mentions, key=lambda m: m.start)
     return out
+
+
+# "X is a 2011 American parody film that …": after a name, the copula and an article open what the text calls it; the
+# phrase ends at a clause word, a participle ("a journal published by"), punctuation or the sentence's end.
+_CALLED = re.compile(r"\s+(?:is|was)\s+(?:a|an)\s+((?:[\w-]+\s+){0,4}?[a-z][a-z-]+)"
+                     r"(?=\s+(?:who|which|that|by|from|with|in|on|at|for|and|of|\w+ed)\b|\s*[,;:.()]|\s*$)")
+
+
+def called(sentence: str, end: int) -> str | None:
+    """What the text calls the thing named just before offset `end` ("Toxicon is a scientific journal" ->
+    "scientific journal"), normalised; None when no "is a …" follows the name."""
+    m = _CALLED.match(sentence, end)
+    return normalise(m.group(1)) or None if m else None
+
+
+def _called_as(kg, text: str, end: int, ids: list[str]) -> set[str]:
+    """The candidates that are what the text calls the name ending at `end` ("… is a novel"): the noun's last
+    word is a word of their description ("novel by J. K. Rowling", not "2009 film directed by David Yates").
+    Empty when the text calls it nothing, or when all or none fit (no help)."""
+    kind = called(text, end)
+    if not kind:
+        return set()
+    head = kind.rsplit(" ", 1)[-1]
+    rows = kg.lookup_in("SELECT id, label, description FROM entities WHERE id IN ({in})", ids[:8])
+    found = {i for i, _, description in rows if head in normalise(description or "").split()}
+    return found if 0 < len(found) < len(ids) else set()
 
 
 def _description_similarity(kg, sentence: str, ids: list[str], step: float = 0.1) -> dict[str, float]:

@@ -23,21 +23,6 @@ _DESCRIPTION = re.compile(r"\b(?:[Tt]he|[Tt]his)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-
 KIND_PROPERTIES = ("P31", "P279", "P136", "P7937")
 MAX_LINKS = 64  # more statements than this point at a value: a hub, no evidence of which subject is meant
 MAX_CANDIDATES = 32
-# "X is a 2011 American parody film that …": after a name, the copula and an article open what the text calls it; the
-# phrase ends at a clause word, a participle ("a journal published by"), punctuation or the sentence's end.
-_CALLED = re.compile(r"\s+(?:is|was)\s+(?:a|an)\s+((?:[\w-]+\s+){0,4}?[a-z][a-z-]+)"
-                     r"(?=\s+(?:who|which|that|by|from|with|in|on|at|for|and|of|\w+ed)\b|\s*[,;:.()]|\s*$)")
-
-
-def called(sentence: str, end: int) -> str | None:
-    """What the text calls the thing named just before offset `end` ("Toxicon is a scientific journal" ->
-    "scientific journal"), normalised; None when no "is a …" follows the name."""
-    from kgcheck.index.text import normalise
-
-    m = _CALLED.match(sentence, end)
-    return normalise(m.group(1)) or None if m else None
-
-
 def descriptions(sentence: str, names: list[tuple[int, int]]) -> list[tuple[int, int, list[str]]]:
     """(start, end, words) of each definite description outside the sentence's names. Its head noun is
     one of the (up to three) lower-case words after "the": "the lead single", "the film was"."""
