@@ -1,0 +1,127 @@
+"""Linking names to entities (verifier/text/mentions.py): namesakes settled by what the text calls the name, by
+context, by description, by the LLM, by popularity — over stub graphs."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kgcheck.index.text import normalise
+from kgcheck.verifier.llm.backends import FakeLLM, LLMError
+from kgcheck.verifier.text.mentions import called, find_mentions, split_sentences
+
+
+# -- disambiguation among namesakes, over a stub graph ---------------------------------------------
+
+class NamesakeKG:
+    """Two Cambridges: the English one (less popular) is linked to London; the other is not."""
+
+    LABELS = {"cambridge": [("Q350", 90, 5), ("Q49111", 150, 9)], "london": [("Q84", 250, 2)]}
+    ENTITIES = {"Q350": ("Q350", "Cambridge", "city in England"), "Q49111": ("Q49111", "Cambridge", "city in Massachusetts"),
+                "Q84": ("Q84", "London", "capital of the UK")}
+
+    def lookup_in(self, query, values, extra=()):
+        if "label_index" in query:
+            return [(v, *cand) for v in values for cand in self.LABELS.get(normalise(v), ())]
+        return [self.ENTITIES[v] for v in values if v in self.ENTITIES]
+
+    def sql(self, query, params):
+        subjects, values = params
+        return [(s, v) for s, v in [("Q350", "Q84")] if s in subjects and v in values]
+
+    def subject_rows(self, columns, subjects, where="", params=None):
+        return self.sql("", [sorted(subjects)] + list(params or []))
+
+
+def link(text, llm=None):
+    return [(m.text, m.entity_id) for ms in find_mentions(NamesakeKG(), text, split_sentences(text), llm) for m in ms]
+
+
+class CalledKG(NamesakeKG):
+    ENTITIES = dict(NamesakeKG.ENTITIES, Q49111=("Q49111", "Cambridge", "town in Massachusetts"))
+
+
+def test_what_the_text_calls_a_name_picks_among_namesakes():
+    # No context: popularity would take the Massachusetts town; the text calls it a city, and only one is.
+    found = lambda text: [(m.text, m.entity_id) for ms in find_mentions(CalledKG(), text, split_sentences(text))
+                          for m in ms]
+    assert found("Cambridge is a city on the Cam.") == [("Cambridge", "Q350")]
+    assert found("Cambridge is a town with a harbour.") == [("Cambridge", "Q49111")]
+    assert found("Cambridge has a harbour.") == [("Cambridge", "Q49111")]  # nothing said: popularity
+
+
+def test_context_beats_popularity():
+    assert link("Cambridge is 80 km from London.") == [("Cambridge", "Q350"), ("London", "Q84")]
+
+
+def test_popularity_without_context():
+    assert link("Cambridge is a city.") == [("Cambridge", "Q49111")]
+
+
+class DescribedKG(NamesakeKG):
+    """The stub with an embedder: "university town" reads like "city in England"."""
+
+    class Searcher:
+        AXES = {"university": 0, "england": 0, "massachusetts": 1}
+
+        def query_vector(self, text):
+            import numpy as np
+
+            v = np.zeros(3)
+            for word, axis in self.AXES.items():
+                v[axis] += word in text.lower()
+            v[2] += 0.1
+            return v / np.linalg.norm(v)
+
+    def searcher(self):
+        return self.Searcher()
+
+
+def test_description_similarity_beats_popularity():
+    text = "Cambridge is a university town."
+    got = find_mentions(DescribedKG(), text, split_sentences(text))
+    assert [(m.text, m.entity_id) for ms in got for m in ms] == [("Cambridge", "Q350")]
+    # Without a clear difference, popularity stands.
+    text = "Cambridge is a city."
+    assert [m.entity_id for ms in find_mentions(DescribedKG(), text, split_sentences(text)) for m in ms] == ["Q49111"]
+
+
+def test_llm_chooses_when_context_does_not_settle():
+    llm = FakeLLM(["Q350"])
+    assert link("Cambridge is a university town.", llm) == [("Cambridge", "Q350")]
+    assert "Q49111: Cambridge (city in Massachusetts)" in llm.calls[0].user
+
+
+def test_llm_no_match_drops_the_mention():
+    assert link("Cambridge is a university town.", FakeLLM(["NO MATCH"])) == []
+
+
+@pytest.mark.parametrize("answer", [LLMError("broken"), "Q1"])
+def test_llm_failure_falls_back_to_popularity(answer):
+    assert link("Cambridge is a university town.", FakeLLM([answer])) == [("Cambridge", "Q49111")]
+
+
+def test_llm_not_asked_when_context_settles():
+    llm = FakeLLM([])
+    assert link("Cambridge is 80 km from London.", llm)[0] == ("Cambridge", "Q350")
+    assert llm.calls == []
+
+
+@pytest.mark.parametrize("sentence, kind", [
+    ("X is a 2011 American parody film that was written by Y.", "2011 american parody film"),
+    ("X is a journal published by Elsevier.", "journal"),
+    ("X was an American film director", "american film director"),
+    ("X is a peer-reviewed journal in toxicology.", "peer reviewed journal"),
+    ("X, a journal, was founded in 1990.", None),  # an apposition, not the copula
+    ("X is the capital of France.", None),  # "the": which one, not what kind
+    ("X is a Greek.", None),  # a name, not a lower-case noun
+])
+def test_what_the_text_calls_a_name(sentence, kind):
+    assert called(sentence, 1) == kind
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab Xis wajnd,.()-ed1")), max_size=60), st.integers(0, 60))
+def test_what_the_text_calls_a_name_never_fails(sentence, end):
+    kind = called(sentence, min(end, len(sentence)))
+    assert kind is None or (kind == normalise(kind) and kind)
