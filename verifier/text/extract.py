@@ -28,7 +28,7 @@ from kgcheck.verifier.text.mentions import Mention, called, find_mentions, fused
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.referents import EarlierMentions, descriptions, earlier_referent, implied_subject
-from kgcheck.verifier.values import find_dates, find_quantities
+from kgcheck.verifier.values import find_dates, find_quantities, inside_dates
 
 __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "split_sentences", "Mention", "TRIGGERS"]
 
@@ -310,8 +310,8 @@ def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken
         if m is subject or m.entity_id == subject.entity_id or taken(m.start, m.end) or \
                 frozenset((subject.entity_id, m.entity_id)) in linked:  # rule 3 said what links them
             continue
-        if any(s <= m.start - a and m.end - a <= e for s, e, _ in dates):
-            continue  # "December" of "December 30, 1953" is part of a date, no value
+        if inside_dates(m.start - a, m.end - a, dates):
+            continue  # "December" of "December 30, 1953"
         if _in_brackets(sentence, 0, m.start - a) and not subject_bracketed:
             continue  # an aside ("Roger Kornberg (Stanford University)"): not a value of the word before it
         above = [st.property for st in own if st.value.entity_id and m.entity_id in facts.ancestors(st.value.entity_id)]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, MIN_VALUE_SHARE, GraphSchema, stem
+from kgcheck.verifier.values import inside_dates
 
 MIN_ROLE_STATEMENTS = 1  # one statement with m as its value already says what m is for
 WINDOW_WORDS = 5  # property words at most this many words before the value ("was directed by X")
@@ -110,7 +111,7 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
         return pid in held or pid in class_props or not subject_classes
 
     for m in ms:
-        if any(s <= m.start - a and m.end - a <= e for s, e, _ in dates):
+        if inside_dates(m.start - a, m.end - a, dates):
             continue  # "January" of a date is no value
         if m.entity_id == subject.entity_id or taken(m.start, m.end) or \
                 frozenset((subject.entity_id, m.entity_id)) in linked:

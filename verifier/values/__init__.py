@@ -8,10 +8,10 @@ May import ``kgcheck.index.model`` only.
 """
 from kgcheck.verifier.values.dates import (  # noqa: F401
     CENTURY, DAY, DECADE, MILLENNIUM, MONTH, SLASH_DATES_DAY_FIRST, YEAR, DateMatch, WrittenDate, compare_dates,
-    find_dates, format_date, graph_date, parse_date)
+    find_dates, format_date, graph_date, inside_dates, parse_date)
 from kgcheck.verifier.values.quantities import (  # noqa: F401
     QuantityMatch, WrittenQuantity, compare_quantities, find_quantities, parse_quantity)
 
 __all__ = ["CENTURY", "DAY", "DECADE", "MILLENNIUM", "MONTH", "SLASH_DATES_DAY_FIRST", "YEAR", "DateMatch",
-           "WrittenDate", "compare_dates", "find_dates", "format_date", "graph_date", "parse_date",
+           "WrittenDate", "compare_dates", "find_dates", "format_date", "graph_date", "inside_dates", "parse_date",
            "QuantityMatch", "WrittenQuantity", "compare_quantities", "find_quantities", "parse_quantity"]

@@ -226,6 +226,12 @@ def find_dates(text: str) -> list[tuple[int, int, WrittenDate]]:
     return list(find_dates_cached(text)) if isinstance(text, str) else []
 
 
+def inside_dates(start: int, end: int, dates) -> bool:
+    """Does text[start:end] lie inside one of `dates` (find_dates of the same text)? "July" of "16 July 2005" names
+    a month, but there it is part of a date: no value of its own."""
+    return any(s <= start and end <= e for s, e, _ in dates)
+
+
 @lru_cache(maxsize=65536)
 def graph_date(time: str, precision: int) -> WrittenDate:
     """A graph time value ("+1952-03-11T00:00:00Z", precision 11) as a WrittenDate; 00 lowers the precision."""
