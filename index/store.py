@@ -220,14 +220,17 @@ class KG:
                                  f"{order_by}", [chunk] + list(params or [])))
         return rows
 
-    def parent_rows(self, subjects: Iterable[str], properties: Iterable[str]) -> list[tuple[str, str]]:
-        """(subject, parent) of the subjects' not deprecated statements of these HIERARCHY properties: from the
-        narrow hierarchy_edges table, or from the statements of an index built before it."""
+    def parent_rows(self, subjects: Iterable[str], properties: Iterable[str],
+                    with_property: bool = False) -> list[tuple]:
+        """(subject, parent) — with `with_property` (subject, property, parent) — of the subjects' not deprecated
+        statements of these HIERARCHY properties: from the narrow hierarchy_edges table, or from the statements
+        of an index built before it."""
         listed = [sorted(set(properties))]
+        columns = "subject, property, {}" if with_property else "subject, {}"
         if self.has_table(HIERARCHY_TABLE):
-            return self.subject_rows("subject, parent", subjects, "property IN (SELECT unnest(?))", listed,
+            return self.subject_rows(columns.format("parent"), subjects, "property IN (SELECT unnest(?))", listed,
                                      table=HIERARCHY_TABLE)
-        return self.subject_rows("subject, entity_id", subjects, "property IN (SELECT unnest(?)) "
+        return self.subject_rows(columns.format("entity_id"), subjects, "property IN (SELECT unnest(?)) "
                                  "AND entity_id IS NOT NULL AND rank <> 'deprecated'", listed)
 
     def references_for(self, keys: Iterable[tuple[str, str]]) -> dict[str, tuple[Reference, ...]]:

@@ -259,3 +259,31 @@ def test_references_are_looked_up_only_for_evidence_that_has_some(mini_kg, monke
                               "(SELECT unnest(?))", [[e.statement_id for v in (born, capital) for e in v.evidence]]))
     assert asked and all(counts.get(sid, 1) > 0 for _, sid in asked)
     assert any(n == 0 for n in counts.values())  # some evidence had none: it was not asked for
+
+
+class _Hierarchy:
+    """A kg with only hierarchy edges: (subject, property, parent)."""
+
+    EDGES = [("Q29", "P706", "Q12837"),  # Spain in the Iberian Peninsula
+             ("Q12837", "P17", "Q29"), ("Q12837", "P17", "Q45"), ("Q12837", "P17", "Q1410"),  # shared by three
+             ("Q1410", "P131", "Q145"),  # Gibraltar in the United Kingdom
+             ("Q64", "P17", "Q183"), ("Q64", "P17", "Q43287"),  # Berlin: Germany, and a former state
+             ("Q183", "P30", "Q46"),  # Germany in Europe
+             ("Q1", "P279", "Q2"), ("Q1", "P279", "Q3"), ("Q2", "P279", "Q4"), ("Q2", "P279", "Q5")]
+
+    def parent_rows(self, subjects, properties, with_property=False):
+        rows = [e for e in self.EDGES if e[0] in set(subjects) and e[1] in set(properties)]
+        return rows if with_property else [(s, p) for s, _, p in rows]
+
+
+def test_a_path_does_not_go_on_through_a_thing_listed_under_several_containers():
+    from kgcheck.verifier.claims.facts import KGFacts
+
+    facts = KGFacts(_Hierarchy())
+    facts.prefetch_ancestors(["Q29", "Q64", "Q1"])
+    # Spain lies in the Iberian Peninsula, which three countries share: not in Gibraltar nor in the United Kingdom.
+    assert facts.ancestors("Q29") == {"Q12837"}
+    # The value's own listed containers all stand (Berlin in Germany), and the path goes on from a single one.
+    assert facts.ancestors("Q64") == {"Q183", "Q43287", "Q46"}
+    # Every superclass of a class is one, however many it has.
+    assert facts.ancestors("Q1") == {"Q2", "Q3", "Q4", "Q5"}

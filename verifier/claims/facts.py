@@ -13,6 +13,7 @@ import numpy as np
 
 from kgcheck.index.constraints import TIME_SEPARATORS
 from kgcheck.index.model import ENTITY
+from kgcheck.index.measures import SUBCLASS_OF
 from kgcheck.index.store import HIERARCHY
 
 from kgcheck.verifier.claims.cooccur import CoOccurrence
@@ -96,17 +97,27 @@ class KGFacts(JudgeFacts):
         todo = sorted({i for i in ids if i and i not in self._ancestors})
         if not todo:
             return
-        parents: dict[str, set[str]] = {}
+        parents: dict[str, set[str]] = {}  # every listed container
+        solid: dict[str, set[str]] = {}  # the containers a path may go on through (see below)
         frontier = set(todo)
         for _ in range(MAX_DEPTH):
             frontier = {f for f in frontier if f not in parents}
             if not frontier:
                 break
-            rows = self.kg.parent_rows(frontier, HIERARCHY)
+            rows = self.kg.parent_rows(frontier, HIERARCHY, with_property=True)
             for f in frontier:
-                parents[f] = set()
-            for subject, parent in rows:
-                parents[subject].add(parent)
+                parents[f], solid[f] = set(), set()
+            by_property: dict[tuple[str, str], set[str]] = {}
+            for subject, prop, parent in rows:
+                by_property.setdefault((subject, prop), set()).add(parent)
+            for (subject, prop), found in by_property.items():
+                parents[subject] |= found
+                # A thing listed under several containers of one property may span them (the Iberian
+                # Peninsula's countries, an island shared by two states) or list former ones: each is its own
+                # statement, but a path does not go on through it (Spain -> Iberian Peninsula -> Gibraltar ->
+                # United Kingdom). Every superclass of a class is one, so classes go on.
+                if len(found) == 1 or prop == SUBCLASS_OF:
+                    solid[subject] |= found
             frontier = {p for ps in (parents[f] for f in frontier) for p in ps}
         for start in todo:
             seen: set[str] = set()
@@ -116,7 +127,7 @@ class KGFacts(JudgeFacts):
                 if node in seen or node == start:
                     continue
                 seen.add(node)
-                stack.extend(parents.get(node, ()))
+                stack.extend(solid.get(node, ()))
             self._ancestors[start] = seen
 
     def ancestors(self, eid: str) -> set[str]:
