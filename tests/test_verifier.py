@@ -95,7 +95,7 @@ def test_ids_given_skip_linking(mini_kg):
     assert v.verdict == SUPPORTED and v.rule == "A"
 
 
-def test_a_claim_naming_its_property_by_id_is_not_supported_by_another_property(mini_kg):
+def test_a_claim_naming_its_property_is_not_supported_by_another_property(mini_kg):
     # The graph holds place of birth = Cambridge; the claim asks located-in = Cambridge by id. Rule B's "same subject
     # and object through a similar relation" supports text claims, not a claim that named its property.
     claim = dict(id="x", subject_id="Q42", predicate="place of birth", object="Cambridge", object_id="Q350")
@@ -103,6 +103,12 @@ def test_a_claim_naming_its_property_by_id_is_not_supported_by_another_property(
     assert v.verdict == NOT_ENOUGH_INFO and v.rule == "B" and v.evidence[0].property == "P19"
     assert v.reason.startswith("the graph links subject and object through place of birth, not ")
     assert Checker(mini_kg).check([Claim(**claim)])[0].verdict == SUPPORTED
+    # A predicate that is the property's label or alias names it as an id does.
+    for predicate in ("located in the administrative territorial entity", "Located in"):
+        v = verdict(mini_kg, "Douglas Adams", predicate, "Cambridge")
+        assert v.verdict == NOT_ENOUGH_INFO and v.rule == "B" and v.evidence[0].property == "P19", predicate
+        assert v.reason == "the graph links subject and object through place of birth, not located in the " \
+                           "administrative territorial entity"
 
 
 def test_ntriples_end_to_end(mini_kg_dir, tmp_path, monkeypatch):

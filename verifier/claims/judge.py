@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from kgcheck.index.model import Statement
 from kgcheck.index.render import human_date, plain_value
+from kgcheck.index.search import TIER
 
 from kgcheck.verifier.claims.compare import (CONFLICT, INCOMPARABLE, LESS_SPECIFIC, MATCH, MORE_PRECISE, MORE_SPECIFIC, NO_VALUE, SUPPORT_STRENGTH,
                       SUPPORTING, UNKNOWN, ClaimObject, GraphFacts, qualifiers_agree, relate)
@@ -37,6 +38,8 @@ CONFIDENCE = {"constraint": 0.95, "far": 0.9, "closed-world": 0.7, "no-value": 0
               "listed": 0.65, "listed-multi": 0.95, "listed-few": 0.45, "more-specific": 0.9,
               "co-occurrence": 0.85}
 MANY_MULTI = 0.3
+# A predicate that is a property's label or alias (the search's lowest such tier); vector matches score lower.
+NAMED_SCORE = TIER[("normalised", "alias")]
 SO_RELATED = 0.6  # predicate-property similarity for rule B (same subject and object) to support
 
 
@@ -298,12 +301,16 @@ def _rule_b_so_or_c(claim, obj, subject_id, props, statements, facts, verdict, t
         same_object.sort(key=lambda t: -t[0])
         sim, st = same_object[0]
         evidence = [evidence_of(s, "same-object", sim, facts) for sim, s in same_object[:top_k]]
-        # A claim that names its property by id claims that property: another one with the same object is
-        # a neighbouring fact (country of origin is not country), so it is shown but does not support.
-        if sim >= SO_RELATED and not claim.property_id:
+        # A claim that names its property (by id, or by its label or an alias) claims that property: another
+        # one with the same object is a neighbouring fact (country of origin is not country), so it is shown
+        # but does not support. A predicate only near a property's name may mean the other one.
+        primary = next((p for p in props if p.primary), None)
+        named = claim.property_id or (primary is not None and primary.score >= NAMED_SCORE)
+        if sim >= SO_RELATED and not named:
             return verdict(SUPPORTED, 0.55 + 0.3 * sim, "B", f"the graph links the same subject and object through "
                            f"{facts.label(st.property) or st.property}", evidence)
-        claimed = facts.label(claim.property_id) or claim.property_id if claim.property_id else None
+        claimed_id = claim.property_id or (primary.pid if named else None)
+        claimed = facts.label(claimed_id) or claimed_id if claimed_id else None
         return verdict(NOT_ENOUGH_INFO, 0.6, "B", f"the graph links subject and object through "
                        f"{facts.label(st.property) or st.property}, not {claimed}" if claimed else
                        "the graph links subject and object, but through another relation", evidence)
