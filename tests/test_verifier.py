@@ -102,6 +102,7 @@ def test_a_claim_naming_its_property_is_not_supported_by_another_property(mini_k
     v = Checker(mini_kg).check([Claim(property_id="P131", **claim)])[0]
     assert v.verdict == NOT_ENOUGH_INFO and v.rule == "B" and v.evidence[0].property == "P19"
     assert v.reason.startswith("the graph links subject and object through place of birth, not ")
+    assert v.confidence == 0.95  # the claimed property is absent, as in rule C (right 22 of 22 on the dev files)
     assert Checker(mini_kg).check([Claim(**claim)])[0].verdict == SUPPORTED
     # A predicate that is the property's label or alias names it as an id does.
     for predicate in ("located in the administrative territorial entity", "Located in"):
