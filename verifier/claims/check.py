@@ -15,7 +15,7 @@ from kgcheck.index.text import normalise
 
 from kgcheck.verifier.claims.compare import ClaimObject
 from kgcheck.verifier.claims.facts import KGFacts, entity_values
-from kgcheck.verifier.claims.judge import PropertyChoice, judge, reference_pairs
+from kgcheck.verifier.claims.judge import NAMED_SCORE, PropertyChoice, judge, reference_pairs
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, SUPPORTED, Claim, Verdict
 from kgcheck.verifier.values import parse_date, parse_quantity
 
@@ -230,7 +230,7 @@ class Checker:
         if primary.pid not in present:
             # The best name is absent: a near-equally well named property the subject has may stand in
             # (a lexical match, never a loose vector one: a wrong stand-in would refute wrongly).
-            primary = next((p for p in compatible[1:] if p.pid in present and p.score >= 0.85), primary)
+            primary = next((p for p in compatible[1:] if p.pid in present and p.score >= NAMED_SCORE), primary)
         return [PropertyChoice(p.pid, p.score, p is primary) for p in
                 sorted(compatible, key=lambda p: p is not primary)]
 

@@ -99,7 +99,7 @@ class KGFacts(JudgeFacts):
             return
         parents: dict[str, set[str]] = {}  # every listed container
         solid: dict[str, set[str]] = {}  # the containers a path may go on through (see below)
-        frontier = set(todo)
+        frontier = asked = set(todo)
         for _ in range(MAX_DEPTH):
             frontier = {f for f in frontier if f not in parents}
             if not frontier:
@@ -118,7 +118,8 @@ class KGFacts(JudgeFacts):
                 # United Kingdom). Every superclass of a class is one, so classes go on.
                 if len(found) == 1 or prop == SUBCLASS_OF:
                     solid[subject] |= found
-            frontier = {p for ps in (parents[f] for f in frontier) for p in ps}
+            # Only the asked ids are walked past a container they share with others: fetch no more than that.
+            frontier = {p for f in frontier for p in (parents[f] if f in asked else solid[f])}
         for start in todo:
             seen: set[str] = set()
             stack = list(parents.get(start, ()))

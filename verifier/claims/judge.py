@@ -39,7 +39,8 @@ CONFIDENCE = {"constraint": 0.95, "far": 0.9, "closed-world": 0.7, "no-value": 0
               "listed": 0.9, "listed-multi": 0.95, "listed-few": 0.45, "more-specific": 0.9,
               "co-occurrence": 0.85}
 MANY_MULTI = 0.3
-# A predicate that is a property's label or alias (the search's lowest such tier); vector matches score lower.
+# A predicate that is a property's label or alias (the search's lowest such tier); vector and description
+# matches score 0.8 at most.
 NAMED_SCORE = TIER[("normalised", "alias")]
 SO_RELATED = 0.6  # predicate-property similarity for rule B (same subject and object) to support
 
@@ -234,7 +235,7 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
                        f"the graph lists {listed}, not {claim.object} ({exclusive.detail}: the claimed value may be "
                        "missing from the graph)", evidence, exclusivity="none")
 
-    return _rule_b_so_or_c(claim, obj, subject_id, props, statements, facts, verdict, top_k)
+    return _rule_b_so_or_c(claim, obj, subject_id, props, primary, statements, facts, verdict, top_k)
 
 
 def _listing(statements: list[Statement], facts: GraphFacts, limit: int = 5) -> str:
@@ -288,7 +289,7 @@ def _support_reason(rel: str, st: Statement, facts: GraphFacts) -> str:
     return reason
 
 
-def _rule_b_so_or_c(claim, obj, subject_id, props, statements, facts, verdict, top_k):
+def _rule_b_so_or_c(claim, obj, subject_id, props, primary, statements, facts, verdict, top_k):
     """No statement of the claimed property: same subject and object (rule B) or the most similar (rule C)."""
     same_object = []
     for st in statements:
@@ -305,7 +306,6 @@ def _rule_b_so_or_c(claim, obj, subject_id, props, statements, facts, verdict, t
         # A claim that names its property (by id, or by its label or an alias) claims that property: another
         # one with the same object is a neighbouring fact (country of origin is not country), so it is shown
         # but does not support. A predicate only near a property's name may mean the other one.
-        primary = next((p for p in props if p.primary), None)
         named = claim.property_id or (primary is not None and primary.score >= NAMED_SCORE)
         if sim >= SO_RELATED and not named:
             return verdict(SUPPORTED, 0.55 + 0.3 * sim, "B", f"the graph links the same subject and object through "
