@@ -157,6 +157,7 @@ def main() -> None:
     import shutil
 
     from kgcheck.index.diff import CHANGES_DIR, save_changes
+    from kgcheck.verifier.claims.remeasure import save_measure_changes
 
     shutil.rmtree(os.path.join(new, CHANGES_DIR), ignore_errors=True)  # the join first, as without --keep-previous
     # Warm: one process, the model already loaded, so both sides time only their own work.
@@ -194,7 +195,7 @@ def main() -> None:
 
     # The change tables saved by `kgcheck build --keep-previous` (once per rebuild): each recheck reads them.
     t = time.monotonic()
-    save_changes(old, new)
+    save_changes(old, new, extra=save_measure_changes)
     t_save = time.monotonic() - t
     t = time.monotonic()
     with IndexDiff(old, new) as diff:

@@ -91,11 +91,12 @@ def _save_changes(current: str, staging: str, quiet: bool) -> None:
     `kgcheck diff` and `kgcheck recheck` of the pair read it instead of comparing both builds again."""
     from kgcheck.index.diff import save_changes
     from kgcheck.index.manifest import IndexError_
+    from kgcheck.verifier.claims.remeasure import save_measure_changes
 
     if not os.path.isfile(os.path.join(current, "manifest.json")):
         return  # nothing replaced
     try:
-        summary = save_changes(current, staging)
+        summary = save_changes(current, staging, extra=save_measure_changes)
     except (IndexError_, OSError) as exc:  # an older build, a full disk: recheck compares the two when asked
         if not quiet:
             click.echo(f"changes since the previous build not saved: {exc}", err=True)

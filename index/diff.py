@@ -37,6 +37,10 @@ class DiffOptions:
     top_properties: int = 20  # properties listed in the text summary (JSON lists all)
 
 
+def _sql_path(path: str) -> str:
+    return path.replace("'", "''")
+
+
 def _parquet(directory: str, table: str) -> str:
     path = os.path.join(directory, f"{table}.parquet")
     if not os.path.isfile(path):
@@ -73,6 +77,7 @@ class IndexDiff:
         if self.old == self.new:
             raise IndexError_("OLD and NEW are the same directory")
         self.options = options
+        self.saved_extra: dict[str, str] = {}  # tables saved beside the change tables, by their tag (save)
         self._scratch = tempfile.mkdtemp(prefix="kgcheck-diff-")
         # In memory: only the change tables are kept; joins past memory_limit spill to the scratch directory.
         self.con = duckdb.connect(":memory:")
@@ -118,21 +123,31 @@ class IndexDiff:
         for table in CHANGE_TABLES:
             path = os.path.join(saved, f"{table}.parquet").replace("'", "''")
             self.con.execute(f"CREATE TABLE {table} AS SELECT * FROM read_parquet('{path}')")
+        # Tables a caller added at save time (`extra`), each with the tag it was made under.
+        for table, made_under in (tag.get("extra") or {}).items():
+            path = os.path.join(saved, f"{table}.parquet")
+            if table.isidentifier() and os.path.isfile(path):
+                self.con.execute(f"CREATE TABLE saved_{table} AS SELECT * FROM read_parquet('{_sql_path(path)}')")
+                self.saved_extra[table] = made_under
         return True
 
-    def save(self) -> str:
-        """Write the change tables into NEW's `changes/` (replacing any), tagged with both builds' manifest hashes."""
+    def save(self, extra: dict[str, str] | None = None) -> str:
+        """Write the change tables into NEW's `changes/` (replacing any), tagged with both builds' manifest hashes.
+        extra: {table: tag} more tables of this connection to keep beside them (a later `IndexDiff` of the same
+        pair loads each as `saved_<table>` and its tag into `saved_extra`, for the caller to tell whether the
+        table was made the way it would make it now)."""
         target = os.path.join(self.new, CHANGES_DIR)
         staging = tempfile.mkdtemp(prefix=".changes-", dir=self.new)
         try:
-            for table in CHANGE_TABLES:
-                path = os.path.join(staging, f"{table}.parquet").replace("'", "''")
+            for table in (*CHANGE_TABLES, *(extra or {})):
+                path = _sql_path(os.path.join(staging, f"{table}.parquet"))
                 try:
                     self.con.execute(f"COPY {table} TO '{path}' (FORMAT parquet, COMPRESSION zstd)")
                 except duckdb.Error as exc:
                     raise IndexError_(f"saving the changes in {self.new} failed: {exc}") from exc
             with open(os.path.join(staging, _CHANGES_FILE), "w", encoding="utf-8") as fh:
-                json.dump({"old": build_fingerprint(self.old), "new": build_fingerprint(self.new)}, fh)
+                json.dump({"old": build_fingerprint(self.old), "new": build_fingerprint(self.new),
+                           "extra": dict(extra or {})}, fh)
             shutil.rmtree(target, ignore_errors=True)
             os.rename(staging, target)
         finally:
@@ -241,11 +256,15 @@ class IndexDiff:
         return self.con.execute(q + (f" LIMIT {int(limit)}" if limit else "")).fetchall()
 
 
-def save_changes(old_dir: str, new_dir: str, options: DiffOptions = DiffOptions()) -> dict:
+def save_changes(old_dir: str, new_dir: str, options: DiffOptions = DiffOptions(), extra=None) -> dict:
     """Compare NEW with the build it replaces and save the change tables in NEW (`kgcheck build --keep-previous`);
-    returns the summary."""
+    returns the summary. extra(diff) -> {table: tag}: makes more tables in the diff's connection to save too."""
     with IndexDiff(old_dir, new_dir, options) as diff:
-        diff.save()
+        try:
+            tables = extra(diff) if extra else None
+        except duckdb.Error as exc:
+            raise IndexError_(f"comparing {old_dir} and {new_dir} failed: {exc}") from exc
+        diff.save(tables)
         return diff.summary()
 
 

@@ -357,7 +357,7 @@ def test_a_failed_save_of_the_changes_never_fails_the_build(tmp_path, monkeypatc
     runner = CliRunner()
     assert runner.invoke(main, ["build", str(dump), "--out", str(out), "--quiet"]).exit_code == 0
 
-    def full_disk(self):
+    def full_disk(self, extra=None):
         raise IndexError_("saving the changes failed: no space left on device")
 
     monkeypatch.setattr(diff_module.IndexDiff, "save", full_disk)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import duckdb
 import pytest
@@ -167,3 +168,41 @@ def test_an_open_verdict_is_rechecked_when_its_cooccurrence_test_comes_out_other
     after = Checker(new).check(claims)[0]
     assert (after.verdict != before[0].verdict) is flips
     assert summary.rechecked == int(flips) and len(summary.flipped) == int(flips)
+
+
+def test_measure_changes_saved_at_build_are_read_by_a_recheck_unless_made_under_another_test(kg_of, tmp_path):
+    """`build --keep-previous` saves changed_measures of every property beside the change tables: a recheck of
+    the pair reads them instead of comparing the measure tables again; saved under another measured test (its
+    tag), they are compared again. Seen through a saved table emptied by hand: read, it says nothing moved."""
+    import duckdb as db
+    from conftest import fixture_builders
+
+    from kgcheck.index.diff import CHANGES_DIR, IndexDiff, save_changes
+    from kgcheck.verifier.claims.check import Checker
+    from kgcheck.verifier.claims.recheck import recheck
+    from kgcheck.verifier.claims.remeasure import measure_tag, save_measure_changes
+    from kgcheck.verifier.formats.serialize import verdict_to_dict
+    from kgcheck.verifier.model import Claim
+
+    fx = fixture_builders()
+    old, new = kg_of(_clubs(fx, False)), kg_of(_clubs(fx, True))
+    claims = [Claim(id="club", subject="Club 0", predicate="country", object="United States of America")]
+    results = tmp_path / "results.jsonl"
+    results.write_text("".join(json.dumps(verdict_to_dict(v)) + "\n" for v in Checker(old).check(claims)))
+
+    def rechecked_by_measures() -> int:
+        with IndexDiff(old.directory, new.directory) as diff:
+            assert diff.saved
+            return recheck(new, diff, str(results), str(tmp_path / "out.jsonl")).measures_changed
+
+    save_changes(old.directory, new.directory, extra=save_measure_changes)
+    saved = tmp_path.joinpath(new.directory, CHANGES_DIR)
+    assert json.loads((saved / "changes.json").read_text())["extra"] == {"changed_measures": measure_tag()}
+    assert rechecked_by_measures() == 1  # the club's class measure moved, as when compared at recheck time
+    table = str(saved / "changed_measures.parquet")
+    db.sql(f"COPY (FROM read_parquet('{table}') LIMIT 0) TO '{table}.empty' (FORMAT parquet)")
+    os.replace(table + ".empty", table)
+    assert rechecked_by_measures() == 0  # read from the saved table
+    tag = json.loads((saved / "changes.json").read_text())
+    (saved / "changes.json").write_text(json.dumps({**tag, "extra": {"changed_measures": "another test"}}))
+    assert rechecked_by_measures() == 1  # compared again

@@ -23,7 +23,7 @@ from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.bulk import batched
 from kgcheck.verifier.claims.check import Checker, CheckOptions
 from kgcheck.verifier.claims.remeasure import (OPEN, changed_measures, has_measures, is_measured, measure_gate,
-                                               measured_hits)
+                                               measure_tag, measured_hits)
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.serialize import verdict_to_dict
 from kgcheck.verifier.model import Claim, Verdict
@@ -184,11 +184,12 @@ def claims_to_recheck(diff, results_path: str, link=None) -> tuple[set[int], set
         flush()
     con.execute(f"CREATE OR REPLACE TABLE hit_claims AS {_HIT}")
     if stored:
-        measured = _measured_hits(con, diff.old, diff.new, asked, link)
+        measured = _measured_hits(con, diff.old, diff.new, asked, link,
+                                  saved=diff.saved_extra.get("changed_measures") == measure_tag())
     return {r[0] for r in con.execute("SELECT claim FROM hit_claims").fetchall()}, measured, n, others
 
 
-def _measured_hits(con, old_dir: str, new_dir: str, asked: dict[str, list], link) -> set[int]:
+def _measured_hits(con, old_dir: str, new_dir: str, asked: dict[str, list], link, saved: bool = False) -> set[int]:
     """remeasure.measured_hits for the measured results, with their claimed values (ids, or linked names)."""
     texts = sorted({t for t, v in zip(asked["text"], asked["value"]) if t and not v})
     linked = link(texts) if link and texts else {}
@@ -202,7 +203,7 @@ def _measured_hits(con, old_dir: str, new_dir: str, asked: dict[str, list], link
     con.register("asked_batch", pa.table(rows, schema=schema))
     con.execute("CREATE OR REPLACE TABLE measured_keys AS SELECT * FROM asked_batch")
     con.unregister("asked_batch")
-    changed_measures(con, old_dir, new_dir)
+    changed_measures(con, old_dir, new_dir, saved=saved)
     return measured_hits(con, old_dir, new_dir)
 
 

@@ -22,6 +22,7 @@ re-check every measured result whose property, classes or held properties change
 """
 from __future__ import annotations
 
+import hashlib
 import os
 
 from kgcheck.index.measures import INSTANCE_OF, MAX_DEPTH, MEASURE_TABLES, SUBCLASS_OF
@@ -65,15 +66,35 @@ def has_measures(old_dir: str, new_dir: str) -> bool:
     return all(_parquet(d, n) for d in (old_dir, new_dir) for n in MEASURE_TABLES)
 
 
-def changed_measures(con, old_dir: str, new_dir: str) -> None:
-    """changed_measures(kind, property, key, decides): measure rows of the properties in measured_keys that differ
-    between the builds ('property': its overall counts, key NULL); decides: the measured test's outcome on the row
-    differs too (a count that moved without crossing a threshold leaves every verdict that only tests it as it
-    was). Only the asked properties: every verdict reads the rows of its own property, and the tables are sorted
-    by property, so the others' row groups are skipped. Needs has_measures."""
-    paths = {n: (_parquet(old_dir, n), _parquet(new_dir, n)) for n in MEASURE_TABLES}
-    asked = "property IN (SELECT DISTINCT property FROM measured_keys)"
+def measure_tag() -> str:
+    """What a saved changed_measures table was made under: the measured test (its thresholds) and the tables."""
+    return hashlib.sha256((_decides_sql() + repr(_KEYED)).encode()).hexdigest()[:16]
+
+
+def save_measure_changes(diff) -> dict[str, str]:
+    """`kgcheck build --keep-previous`: changed_measures of every property, saved with the change tables
+    (index/diff.py `save(extra)`), so that each recheck of the pair reads it instead of comparing the measure
+    tables again. Nothing when either build lacks the measure tables."""
+    if not has_measures(diff.old, diff.new):
+        return {}
+    changed_measures(diff.con, diff.old, diff.new, every=True)
+    return {"changed_measures": measure_tag()}
+
+
+def changed_measures(con, old_dir: str, new_dir: str, every: bool = False, saved: bool = False) -> None:
+    """changed_measures(kind, property, key, decides): measure rows of the properties in measured_keys (`every`:
+    of all properties) that differ between the builds ('property': its overall counts, key NULL); decides: the
+    measured test's outcome on the row differs too (a count that moved without crossing a threshold leaves every
+    verdict that only tests it as it was). Only the asked properties: every verdict reads the rows of its own
+    property, and the tables are sorted by property, so the others' row groups are skipped. `saved`: the table
+    saved at build time (save_measure_changes, same measure_tag) is there as saved_changed_measures: take its
+    rows of the asked properties. Needs has_measures."""
+    asked = "true" if every else "property IN (SELECT DISTINCT property FROM measured_keys)"
     con.execute(_decides_sql())
+    if saved:
+        con.execute(f"CREATE OR REPLACE TABLE changed_measures AS FROM saved_changed_measures WHERE {asked}")
+        return
+    paths = {n: (_parquet(old_dir, n), _parquet(new_dir, n)) for n in MEASURE_TABLES}
     tests = {"measure_class": "[decision({0}.subjects, {0}.several), decision({0}.pooled_subjects, {0}.pooled_several)]",
              "measure_value": "others({0}.subjects, {0}.several)", "measure_profile": "others({0}.subjects, {0}.several)"}
     parts = []
