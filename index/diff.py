@@ -124,11 +124,16 @@ class IndexDiff:
             path = os.path.join(saved, f"{table}.parquet").replace("'", "''")
             self.con.execute(f"CREATE TABLE {table} AS SELECT * FROM read_parquet('{path}')")
         # Tables a caller added at save time (`extra`), each with the tag it was made under.
-        for table, made_under in (tag.get("extra") or {}).items():
+        extra = tag.get("extra")
+        for table, made_under in (extra.items() if isinstance(extra, dict) else ()):
             path = os.path.join(saved, f"{table}.parquet")
-            if table.isidentifier() and os.path.isfile(path):
+            if not (isinstance(table, str) and table.isidentifier() and os.path.isfile(path)):
+                continue
+            try:
                 self.con.execute(f"CREATE TABLE saved_{table} AS SELECT * FROM read_parquet('{_sql_path(path)}')")
-                self.saved_extra[table] = made_under
+            except duckdb.Error:
+                continue  # optional: the caller makes it again
+            self.saved_extra[table] = made_under
         return True
 
     def save(self, extra: dict[str, str] | None = None) -> str:

@@ -206,3 +206,36 @@ def test_measure_changes_saved_at_build_are_read_by_a_recheck_unless_made_under_
     tag = json.loads((saved / "changes.json").read_text())
     (saved / "changes.json").write_text(json.dumps({**tag, "extra": {"changed_measures": "another test"}}))
     assert rechecked_by_measures() == 1  # compared again
+
+
+@pytest.mark.parametrize("extra", [["changed_measures"], {"changed_measures": "x", "no such file": "y"}, "broken"])
+def test_a_hand_edited_or_broken_saved_measure_table_is_compared_again(kg_of, tmp_path, extra):
+    """The saved tables beside the change tables are optional: a tag of the wrong shape, a name that is no table,
+    an unreadable file — the recheck compares the measure tables itself and finds the same flips."""
+    from conftest import fixture_builders
+
+    from kgcheck.index.diff import CHANGES_DIR, IndexDiff, save_changes
+    from kgcheck.verifier.claims.check import Checker
+    from kgcheck.verifier.claims.recheck import recheck
+    from kgcheck.verifier.claims.remeasure import save_measure_changes
+    from kgcheck.verifier.formats.serialize import verdict_to_dict
+    from kgcheck.verifier.model import Claim
+
+    fx = fixture_builders()
+    old, new = kg_of(_clubs(fx, False)), kg_of(_clubs(fx, True))
+    claims = [Claim(id="club", subject="Club 0", predicate="country", object="United States of America")]
+    results = tmp_path / "results.jsonl"
+    results.write_text("".join(json.dumps(verdict_to_dict(v)) + "\n" for v in Checker(old).check(claims)))
+    save_changes(old.directory, new.directory, extra=save_measure_changes)
+    saved = tmp_path.joinpath(new.directory, CHANGES_DIR)
+    tag = json.loads((saved / "changes.json").read_text())
+    (saved / "changes.json").write_text(json.dumps({**tag, "extra": extra}))
+    if extra == "broken":
+        (saved / "changes.json").write_text(json.dumps(tag))
+        (saved / "changed_measures.parquet").write_bytes(b"not parquet")
+    with IndexDiff(old.directory, new.directory) as diff:
+        assert diff.saved  # the change tables themselves are read as saved
+        if extra == "broken":
+            assert "changed_measures" not in diff.saved_extra
+        summary = recheck(new, diff, str(results), str(tmp_path / "out.jsonl"))
+    assert summary.measures_changed == 1 and [f["id"] for f in summary.flipped] == ["club"]
