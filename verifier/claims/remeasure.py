@@ -66,9 +66,14 @@ def has_measures(old_dir: str, new_dir: str) -> bool:
     return all(_parquet(d, n) for d in (old_dir, new_dir) for n in MEASURE_TABLES)
 
 
+CHANGED_MEASURES_VERSION = 1  # raise when changed_measures compares otherwise: saved tables are then made again
+
+
 def measure_tag() -> str:
-    """What a saved changed_measures table was made under: the measured test (its thresholds) and the tables."""
-    return hashlib.sha256((_decides_sql() + repr(_KEYED)).encode()).hexdigest()[:16]
+    """What a saved changed_measures table was made under: the comparison's version, the measured test (its
+    thresholds) and the tables compared."""
+    made = f"{CHANGED_MEASURES_VERSION}|{_decides_sql()}|{_KEYED!r}"
+    return hashlib.sha256(made.encode()).hexdigest()[:16]
 
 
 def save_measure_changes(diff) -> dict[str, str]:
