@@ -45,7 +45,7 @@ def _parquet(directory: str, table: str) -> str:
     path = os.path.join(directory, f"{table}.parquet")
     if not os.path.isfile(path):
         raise IndexError_(f"{directory} has no {table}.parquet: not a complete kgcheck build")
-    return path.replace("'", "''")
+    return _sql_path(path)
 
 
 def build_fingerprint(directory: str) -> str:
@@ -121,7 +121,7 @@ class IndexDiff:
         if tag.get("old") != build_fingerprint(self.old) or tag.get("new") != build_fingerprint(self.new):
             return False  # another OLD, or either build re-made since: compare them again
         for table in CHANGE_TABLES:
-            path = os.path.join(saved, f"{table}.parquet").replace("'", "''")
+            path = _sql_path(os.path.join(saved, f"{table}.parquet"))
             self.con.execute(f"CREATE TABLE {table} AS SELECT * FROM read_parquet('{path}')")
         # Tables a caller added at save time (`extra`), each with the tag it was made under.
         extra = tag.get("extra")

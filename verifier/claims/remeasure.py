@@ -95,10 +95,10 @@ def changed_measures(con, old_dir: str, new_dir: str, every: bool = False, saved
     saved at build time (save_measure_changes, same measure_tag) is there as saved_changed_measures: take its
     rows of the asked properties. Needs has_measures."""
     asked = "true" if every else "property IN (SELECT DISTINCT property FROM measured_keys)"
-    con.execute(_decides_sql())
     if saved:
         con.execute(f"CREATE OR REPLACE TABLE changed_measures AS FROM saved_changed_measures WHERE {asked}")
         return
+    con.execute(_decides_sql())
     paths = {n: (_parquet(old_dir, n), _parquet(new_dir, n)) for n in MEASURE_TABLES}
     tests = {"measure_class": "[decision({0}.subjects, {0}.several), decision({0}.pooled_subjects, {0}.pooled_several)]",
              "measure_value": "others({0}.subjects, {0}.several)", "measure_profile": "others({0}.subjects, {0}.several)"}
