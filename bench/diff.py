@@ -1,12 +1,17 @@
 """Re-checking after a rebuild vs checking everything again, on wd50k with 1% of statements edited.
 
-    nice python bench/diff.py [--work /work/indexes/h4-diff] [--fraction 0.01] [--seed 7]
+    nice python bench/diff.py [--work /work/indexes/h4-diff] [--fraction 0.01] [--seed 7] [--claims FILE]
+                              [--pipeline N]
 
 Builds OLD from wikidata-wd50k and NEW from a copy whose statements were edited with probability
 `fraction` (a date moved 3 years, a quantity x1.5, an entity value swapped for another value of the
 same property seen earlier in the dump, a string suffixed), checks claims-dev on OLD, then times
 (a) a full check of claims-dev on NEW and (b) `diff` + `recheck` of the OLD results on NEW.
 Also counts the claims whose full-check verdict on NEW differs from the re-checked file (missed flips).
+`--claims` checks another claims file (the held-out twin of claims-dev). `--pipeline N` repeats the warm
+comparison on N claims drawn from OLD's own statements, as a pipeline validating a graph's triples
+writes them (half true, half with the object swapped for another value of the property or the year
+moved): claims-dev's 12,530 claims cost a full check of ~5 s, where the recheck's fixed costs weigh most.
 """
 from __future__ import annotations
 
@@ -115,6 +120,44 @@ def verdicts(path: str, detail: bool = False) -> dict[str, object]:
                 else r["verdict"] for r in map(json.loads, fh)}
 
 
+def pipeline_claims(index: str, out: Path, n: int, seed: int) -> None:
+    """N claims from INDEX's statements (entity and point-in-time values of subjects with an English label),
+    with ids and English labels as claims-dev writes them; every other one corrupted: an entity value
+    swapped for another value the property takes in the graph, a year moved 3 to 9 years."""
+    import duckdb
+
+    rng = random.Random(seed)
+    con = duckdb.connect()
+    con.execute(f"PRAGMA threads=2; SELECT setseed({rng.random() * 2 - 1})")
+    st, lab = (os.path.join(index, f"{t}.parquet").replace("'", "''") for t in ("statements", "labels"))
+    rows = con.execute(f"""
+        WITH en AS (SELECT id, first(text) AS text FROM read_parquet('{lab}')
+                    WHERE language = 'en' AND kind = 'label' GROUP BY id)
+        SELECT s.subject, sl.text, s.property, pl.text, s.value_type, s.entity_id, ol.text, s.time, s.time_precision
+        FROM read_parquet('{st}') s JOIN en sl ON sl.id = s.subject JOIN en pl ON pl.id = s.property
+        LEFT JOIN en ol ON ol.id = s.entity_id
+        WHERE s.snaktype = 'value' AND s.rank <> 'deprecated'
+          AND ((s.value_type = 'wikibase-entityid' AND ol.text IS NOT NULL)
+               OR (s.value_type = 'time' AND s.time_precision >= 9 AND s.time LIKE '+%'))
+        ORDER BY random() LIMIT {n}""").fetchall()
+    pool: dict[str, list[tuple[str, str]]] = {}
+    for r in rows:
+        if r[5]:
+            pool.setdefault(r[2], []).append((r[5], r[6]))
+    with open(out, "w", encoding="utf-8") as fh:
+        for i, (sid, subject, pid, predicate, kind, oid, obj, time_, _) in enumerate(rows):
+            claim = {"id": f"pipe-{i:07d}", "subject": subject, "predicate": predicate, "subject_id": sid,
+                     "property_id": pid}
+            if oid:
+                if i % 2 and len({x for x, _ in pool[pid]}) > 1:
+                    oid, obj = rng.choice([v for v in pool[pid] if v[0] != oid])
+                claim.update(kind="entity", object=obj, object_id=oid)
+            else:
+                year = int(time_[1:].split("-")[0]) + (rng.randint(3, 9) if i % 2 else 0)
+                claim.update(kind="date", object=str(year))
+            fh.write(json.dumps(claim, ensure_ascii=False) + "\n")
+
+
 def cli(*args: str) -> tuple[float, str]:
     """A `kgcheck` command in a fresh process (model load included, as a user runs it): seconds, stdout."""
     import subprocess
@@ -131,9 +174,11 @@ def main() -> None:
     ap.add_argument("--work", default="/work/indexes/h4-diff")
     ap.add_argument("--fraction", type=float, default=0.01)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--claims", type=Path, default=SHARED / "bench" / "claims-dev.jsonl")
+    ap.add_argument("--pipeline", type=int, default=0, help="also compare on N claims drawn from OLD's statements")
     args = ap.parse_args()
     src = need_shared(SHARED / "data" / "wikidata-wd50k.json.bz2")
-    claims = need_shared(SHARED / "bench" / "claims-dev.jsonl")
+    claims = need_shared(args.claims)
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     edited = work / "wd50k-edited.json"
@@ -211,7 +256,35 @@ def main() -> None:
                      "--json")
     print(f"cold, saved changes: kgcheck recheck {c_saved:.1f} s vs kgcheck check {c_full:.1f} s: "
           f"{c_saved / c_full:.3f}x")
+    if args.pipeline:
+        pipeline(work, old, new, args.pipeline, args.seed)
     shutil.rmtree(os.path.join(new, CHANGES_DIR), ignore_errors=True)
+
+
+def pipeline(work: Path, old: str, new: str, n: int, seed: int) -> None:
+    """The warm comparison on N claims drawn from OLD (`pipeline_claims`), with the saved change tables."""
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.recheck import recheck
+
+    claims, before = work / f"pipeline-{n}.jsonl", str(work / f"pipeline-{n}-old.jsonl")
+    if not claims.is_file():
+        pipeline_claims(old, claims, n, seed)
+    print(f"pipeline: {n:,} claims from OLD's statements; check on OLD {full_check(old, claims, before):.1f} s",
+          flush=True)
+    t_full = full_check(new, claims, str(work / "pipeline-new-full.jsonl"))
+    t = time.monotonic()
+    with IndexDiff(old, new) as diff:
+        diff.summary()
+        with KG.open(new) as kg:
+            re = recheck(kg, diff, before, str(work / "pipeline-new-recheck.jsonl"))
+    t_re = time.monotonic() - t
+    full, partial = (verdicts(str(work / f)) for f in ("pipeline-new-full.jsonl", "pipeline-new-recheck.jsonl"))
+    missed = [i for i in full if full[i] != partial.get(i)]
+    print(f"pipeline: {re.rechecked:,} of {re.results:,} re-checked, {len(re.flipped):,} flipped; saved changes, "
+          f"warm recheck {t_re:.1f} s (keys/join {re.seconds_diff:.1f} s, checking {re.seconds_check:.1f} s) vs full "
+          f"check {t_full:.1f} s: {t_re / t_full:.3f}x; differs from the full check on {len(missed):,} claims"
+          + (f" (e.g. {', '.join(missed[:10])})" if missed else ""), flush=True)
 
 
 if __name__ == "__main__":
