@@ -366,3 +366,67 @@ def test_a_failed_save_of_the_changes_never_fails_the_build(tmp_path, monkeypatc
     assert "changes since the previous build not saved: saving the changes failed" in res.stderr
     assert (out / "manifest.json").is_file() and (tmp_path / "index.previous" / "manifest.json").is_file()
     assert not (out / "changes").exists()
+
+
+HELD = [{"id": "writer", "subject": "Douglas Adams", "predicate": "occupation", "object": "writer",
+         "subject_id": "Q42", "property_id": "P106", "object_id": "Q36180"},
+        {"id": "painter", "subject": "Douglas Adams", "predicate": "occupation", "object": "painter",
+         "subject_id": "Q42", "property_id": "P106", "object_id": "Q1028181"}]
+
+
+def _occupations(edit: str | None = None) -> list[dict]:
+    """The mini fixture with two more occupations of Q42, the last one edited: past the few other values a
+    SUPPORTED result lists as evidence (an edit of a listed one is an evidence change)."""
+    ents = {e["id"]: e for e in _entities(TESTS / "fixtures" / "mini-dump.json")}
+    occupations = ents["Q42"]["claims"]["P106"]
+    for n, qid in enumerate(("Q21", "Q31"), 1):
+        occupations.append({"mainsnak": {"snaktype": "value", "property": "P106", "datatype": "wikibase-item",
+                                         "datavalue": {"type": "wikibase-entityid", "value": {
+                                             "entity-type": "item", "numeric-id": int(qid[1:]), "id": qid}}},
+                            "type": "statement", "id": f"Q42$extra-{n}", "rank": "normal"})
+    last = occupations[-1]
+    if edit == "rank":
+        last["rank"] = "preferred"
+    elif edit:
+        value = last["mainsnak"]["datavalue"]["value"]
+        value["id"] = {"another value": "Q145", "the claimed value": "Q36180"}[edit]
+        value["numeric-id"] = int(value["id"][1:])
+    return list(ents.values())
+
+
+@pytest.fixture(scope="module")
+def more_occupations(tmp_path_factory):
+    return _build(_occupations(), tmp_path_factory.mktemp("occupations") / "old")
+
+
+@pytest.mark.parametrize("edit, rechecked", [("another value", {"painter"}),
+                                             ("the claimed value", {"painter", "writer"}),
+                                             ("rank", {"painter", "writer"})])
+def test_a_value_the_graph_holds_is_rechecked_only_when_its_property_may_hold_it_otherwise(more_occupations, tmp_path,
+                                                                                           edit, rechecked):
+    """SUPPORTED by a statement holding the claimed value: another statement of the property changing to a third
+    value cannot move it (not re-checked); one coming to hold the claimed value, or a rank change, can. A claim
+    the graph does not hold reads every value of the property: re-checked on any of these edits."""
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.bulk import run_bulk
+    from kgcheck.verifier.claims.recheck import recheck
+    from kgcheck.verifier.formats.readers import read_claims
+
+    old = more_occupations
+    new = _build(_occupations(edit), tmp_path / "new")
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text("\n".join(json.dumps(c) for c in HELD) + "\n")
+    before, out, full = tmp_path / "old.jsonl", tmp_path / "re.jsonl", tmp_path / "full.jsonl"
+    with KG.open(str(old), embedder=FakeEmbedder()) as kg:
+        run_bulk(kg, read_claims(str(claims)), str(before), quiet=True)
+    assert [r["verdict"] for r in map(orjson.loads, before.read_bytes().splitlines())][0] == "SUPPORTED"
+    with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
+        summary = recheck(kg, diff, str(before), str(out))
+        run_bulk(kg, read_claims(str(claims)), str(full), quiet=True)
+    untouched = before.read_bytes().splitlines()
+    re_lines, full_lines = out.read_bytes().splitlines(), full.read_bytes().splitlines()
+    assert summary.rechecked == len(rechecked)
+    assert {orjson.loads(line)["id"] for line, was in zip(re_lines, untouched) if line != was} <= rechecked
+    assert [orjson.loads(x)["verdict"] for x in re_lines] == [orjson.loads(x)["verdict"] for x in full_lines]

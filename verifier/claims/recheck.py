@@ -5,8 +5,10 @@ directions (rule C reads statements pointing at the subject), (b) the evidence s
 (c) the facts about those properties (constraints live on the property entity), and (d) for a claim
 named by text, which entities carry that name. Each results line becomes keys for these four; DuckDB
 joins the keys with the diff's change tables (index/diff.py) and only the claims hit are checked
-again on the new index. Not traced: a change deeper in a located-in / part-of chain of a value that
-no cited statement shows.
+again on the new index. A result SUPPORTED by a statement holding exactly the claimed entity
+(`held_value`) is not moved by its property's other statements taking other values: those are joined
+only when they come to hold or stop holding that entity, or change rank. Not traced: a change deeper in
+a located-in / part-of chain of a value that no cited statement shows.
 """
 from __future__ import annotations
 
@@ -29,7 +31,8 @@ from kgcheck.verifier.formats.serialize import verdict_to_dict
 from kgcheck.verifier.model import Claim, Verdict
 
 KEY_BATCH = 50_000
-_KEY_SCHEMA = pa.schema([("claim", pa.int64()), ("kind", pa.string()), ("a", pa.string()), ("b", pa.string())])
+_KEY_SCHEMA = pa.schema([("claim", pa.int64()), ("kind", pa.string()), ("a", pa.string()), ("b", pa.string()),
+                         ("held", pa.string())])
 
 
 @dataclass
@@ -94,35 +97,54 @@ def _is_result(record: dict | None) -> bool:
                  and all(isinstance(e, dict) and isinstance(e.get("statement_id"), _TEXT) for e in evidence)))
 
 
-def result_keys(record: dict) -> Iterator[tuple[str, str, str | None]]:
-    """(kind, a, b) keys of one result line, joined with the change tables by `_HIT`."""
+def held_value(record: dict) -> str | None:
+    """The claimed entity when the result is SUPPORTED by a statement of its own subject and property holding
+    exactly that entity (rule A's match), for a claim without qualifiers: such a verdict stays as it is
+    whatever happens to the property's other statements, except one that comes to hold or stops holding the
+    value, or whose rank changes (`_HIT`); a change to the matching statement itself is an evidence change."""
+    claim = record.get("claim") or {}
+    value, subject = claim.get("object_id"), record.get("subject_id")
+    if record.get("verdict") != "SUPPORTED" or not value or not subject or claim.get("qualifiers"):
+        return None
+    props = set(record.get("property_ids") or ()) | {claim.get("property_id")}
+    for ev in record.get("evidence") or ():
+        if (ev.get("relation") == "match" and ev.get("value_id") == value and ev.get("subject") == subject
+                and ev.get("property") in props and ev.get("rank") != "deprecated"):
+            return value
+    return None
+
+
+def result_keys(record: dict) -> Iterator[tuple[str, str, str | None, str | None]]:
+    """(kind, a, b, held) keys of one result line, joined with the change tables by `_HIT`."""
     claim = record.get("claim") or {}
     subject = record.get("subject_id")
     props = [p for p in record.get("property_ids") or [] if p]
     if claim.get("property_id") and claim["property_id"] not in props:
         props.append(claim["property_id"])
     if subject:
-        yield "lbl", subject, None  # the subject removed, added back, or renamed
+        yield "lbl", subject, None, None  # the subject removed, added back, or renamed
+        held = held_value(record)
         for p in props:
-            yield "sp", subject, p
+            yield "sp", subject, p, held
     for p in props:
-        yield "ent", p, None
+        yield "ent", p, None, None
     for ev in record.get("evidence") or []:
         if ev.get("statement_id"):
-            yield "st", ev["statement_id"], None
+            yield "st", ev["statement_id"], None, None
     if claim.get("predicate"):
-        yield "pred", claim["predicate"], None  # joins no change: kept to batch the encoding (recheck)
+        yield "pred", claim["predicate"], None, None  # joins no change: kept to batch the encoding (recheck)
     # Names the checker had to link: a label or alias added or removed anywhere may change the link.
     for text in ((not claim.get("subject_id")) and claim.get("subject"),
                  (not claim.get("object_id")) and claim.get("object")):
         if text and normalise(text):
-            yield "text", normalise(text), None
+            yield "text", normalise(text), None, None
 
 
 # Every way a key meets a change. UNION (not OR) so that each is a plain hash join.
 _HIT = """
 SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'st' AND k.a = c.statement_id
 UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'sp' AND k.a = c.subject AND k.b = c.property
+      AND (k.held IS NULL OR c.change = 'rank' OR k.held IN (c.old_entity, c.new_entity))
 UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'sp' AND k.a = c.old_entity AND k.b = c.property
 UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'sp' AND k.a = c.new_entity AND k.b = c.property
 UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'ent' AND k.a = c.subject
@@ -140,7 +162,7 @@ def claims_to_recheck(diff, results_path: str, link=None) -> tuple[set[int], set
     con = diff.con
     stored = has_measures(diff.old, diff.new)
     may_move, measured = (None if stored else measure_gate(con)), set()
-    con.execute("CREATE OR REPLACE TABLE keys (claim BIGINT, kind VARCHAR, a VARCHAR, b VARCHAR)")
+    con.execute("CREATE OR REPLACE TABLE keys (claim BIGINT, kind VARCHAR, a VARCHAR, b VARCHAR, held VARCHAR)")
     # The diff keeps raw label texts; claims are keyed by the normalised form the label index uses.
     con.execute("CREATE OR REPLACE TABLE changed_texts (text VARCHAR)")
     for rows in batched((r[0] for r in con.execute("SELECT text FROM changed_label_texts").fetchall()), KEY_BATCH):
@@ -149,7 +171,7 @@ def claims_to_recheck(diff, results_path: str, link=None) -> tuple[set[int], set
         con.execute("INSERT INTO changed_texts SELECT text FROM texts_batch")
         con.unregister("texts_batch")
     n = others = 0
-    cols: dict[str, list] = {"claim": [], "kind": [], "a": [], "b": []}
+    cols: dict[str, list] = {"claim": [], "kind": [], "a": [], "b": [], "held": []}
     asked: dict[str, list] = {"claim": [], "subject": [], "property": [], "value": [], "text": [], "open": []}
 
     def flush():
@@ -173,11 +195,12 @@ def claims_to_recheck(diff, results_path: str, link=None) -> tuple[set[int], set
                 for column, value in zip(asked, (line_number, record["subject_id"], pid, claim.get("object_id"),
                                                  claim.get("object") or None, record.get("exclusivity") in OPEN)):
                     asked[column].append(value)
-        for kind, a, b in result_keys(record):
+        for kind, a, b, held in result_keys(record):
             cols["claim"].append(line_number)
             cols["kind"].append(kind)
             cols["a"].append(a)
             cols["b"].append(b)
+            cols["held"].append(held)
         if len(cols["claim"]) >= KEY_BATCH:
             flush()
     if cols["claim"]:
