@@ -430,3 +430,34 @@ def test_a_value_the_graph_holds_is_rechecked_only_when_its_property_may_hold_it
     assert summary.rechecked == len(rechecked)
     assert {orjson.loads(line)["id"] for line, was in zip(re_lines, untouched) if line != was} <= rechecked
     assert [orjson.loads(x)["verdict"] for x in re_lines] == [orjson.loads(x)["verdict"] for x in full_lines]
+
+
+def test_a_claim_on_a_property_the_subject_lacks_follows_the_subjects_other_statements(builds, tmp_path):
+    """Rules B and C read every statement of the subject: a statement added under another property that links
+    the subject to the claimed object turns "no statement of located in" into "linked through country"."""
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.bulk import run_bulk
+    from kgcheck.verifier.claims.recheck import recheck
+    from kgcheck.verifier.formats.readers import read_claims
+
+    ents = {e["id"]: e for e in _entities(TESTS / "fixtures" / "mini-dump.json")}
+    ents["Q42"]["claims"]["P17"] = [{"mainsnak": {"snaktype": "value", "property": "P17", "datatype": "wikibase-item",
+                                                  "datavalue": {"type": "wikibase-entityid", "value": {
+                                                      "entity-type": "item", "numeric-id": 84, "id": "Q84"}}},
+                                     "type": "statement", "id": "Q42$added-1", "rank": "normal"}]
+    old, new = builds[0], _build(list(ents.values()), tmp_path / "new")
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text(json.dumps({"id": "lacks", "subject": "Douglas Adams", "predicate": "located in",
+                                  "object": "London", "subject_id": "Q42", "property_id": "P131",
+                                  "object_id": "Q84"}) + "\n")
+    before, out, full = tmp_path / "old.jsonl", tmp_path / "re.jsonl", tmp_path / "full.jsonl"
+    with KG.open(str(old), embedder=FakeEmbedder()) as kg:
+        run_bulk(kg, read_claims(str(claims)), str(before), quiet=True)
+    assert orjson.loads(before.read_bytes())["rule"] == "C"
+    with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
+        summary = recheck(kg, diff, str(before), str(out))
+        run_bulk(kg, read_claims(str(claims)), str(full), quiet=True)
+    assert "country" in orjson.loads(full.read_bytes())["reason"]
+    assert summary.rechecked == 1 and out.read_bytes() == full.read_bytes()

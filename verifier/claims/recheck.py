@@ -1,11 +1,12 @@
 """Re-checking a results file after the index was rebuilt: only the claims the changes can reach.
 
-A verdict depends on (a) the statements of its subject for the properties it tried, in both
-directions (rule C reads statements pointing at the subject), (b) the evidence statements it cited,
-(c) the facts about those properties (constraints live on the property entity), and (d) for a claim
-named by text, which entities carry that name. Each results line becomes keys for these four; DuckDB
-joins the keys with the diff's change tables (index/diff.py) and only the claims hit are checked
-again on the new index. A result SUPPORTED by a statement holding exactly the claimed entity
+A verdict depends on (a) the statements of its subject for the properties it tried — for rules B
+(same object through another property) and C (nothing of the property), on every statement of its
+subject, (b) the evidence statements it cited, (c) the facts about those properties (constraints live
+on the property entity), and (d) for a claim named by text, which entities carry that name. The
+checker never reads statements pointing at the subject. Each results line becomes keys for these
+four; DuckDB joins the keys with the diff's change tables (index/diff.py) and only the claims hit are
+checked again on the new index. A result SUPPORTED by a statement holding exactly the claimed entity
 (`held_value`) is not moved by its property's other statements taking other values: those are joined
 only when they come to hold or stop holding that entity, or change rank. Not traced: a change deeper in
 a located-in / part-of chain of a value that no cited statement shows.
@@ -126,6 +127,9 @@ def result_keys(record: dict) -> Iterator[tuple[str, str, str | None, str | None
         held = held_value(record)
         for p in props:
             yield "sp", subject, p, held
+        if record.get("rule") == "C" or any(ev.get("relation") == "same-object"
+                                            for ev in record.get("evidence") or ()):
+            yield "any", subject, None, claim.get("object_id")
     for p in props:
         yield "ent", p, None, None
     for ev in record.get("evidence") or []:
@@ -145,8 +149,8 @@ _HIT = """
 SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'st' AND k.a = c.statement_id
 UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'sp' AND k.a = c.subject AND k.b = c.property
       AND (k.held IS NULL OR c.change = 'rank' OR k.held IN (c.old_entity, c.new_entity))
-UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'sp' AND k.a = c.old_entity AND k.b = c.property
-UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'sp' AND k.a = c.new_entity AND k.b = c.property
+UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'any' AND k.a = c.subject
+      AND (k.held IS NULL OR c.change IN ('added', 'removed', 'rank') OR k.held IN (c.old_entity, c.new_entity))
 UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'ent' AND k.a = c.subject
 UNION SELECT k.claim FROM keys k JOIN changed_entities e ON k.kind IN ('lbl', 'ent') AND k.a = e.id
 UNION SELECT k.claim FROM keys k JOIN changed_texts t ON k.kind = 'text' AND k.a = t.text
