@@ -90,6 +90,7 @@ def _is_result(record: dict | None) -> bool:
     if isinstance(rid, bool) or not isinstance(rid, (str, int)) or rid == "":
         return False
     if claim is not None and not (isinstance(claim, dict) and all(isinstance(claim.get(k), _TEXT) for k in _CLAIM_TEXTS)
+                                  and isinstance(claim.get("qualifiers") or [], list)
                                   and all(isinstance(q, list) and len(q) == 2 for q in claim.get("qualifiers") or [])):
         return False
     return (isinstance(record.get("subject_id"), _TEXT) and isinstance(record.get("exclusivity"), _TEXT)
@@ -110,7 +111,7 @@ def held_value(record: dict) -> str | None:
     props = set(record.get("property_ids") or ()) | {claim.get("property_id")}
     for ev in record.get("evidence") or ():
         if (ev.get("relation") == "match" and ev.get("value_id") == value and ev.get("subject") == subject
-                and ev.get("property") in props and ev.get("rank") != "deprecated"):
+                and isinstance(ev.get("property"), str) and ev["property"] in props and ev.get("rank") != "deprecated"):
             return value
     return None
 
