@@ -224,6 +224,18 @@ def test_cli_diff_json_and_recheck_errors(builds, tmp_path):
     results.write_text("")
     same = runner.invoke(main, ["recheck", str(results), "--index", str(new), "--old", str(old), "-o", str(results)])
     assert same.exit_code == 1 and "must not be the results file" in same.output
+    # The table outputs of `check` lack what a recheck follows: refused, by extension or by Parquet's magic
+    # number, and nothing is written; so is a table as the output of a recheck.
+    disguised = tmp_path / "parquet.jsonl"
+    disguised.write_bytes(b"PAR1" + b"\0" * 16)
+    (tmp_path / "r.csv").write_text("claim_id,verdict\na,SUPPORTED\n")
+    for table, kind in ((tmp_path / "r.csv", "CSV"), (disguised, "PARQUET")):
+        res = runner.invoke(main, ["recheck", str(table), "--index", str(new), "--old", str(old)])
+        assert res.exit_code == 1 and f"is a {kind} table" in res.output
+        assert not list(tmp_path.glob("*.recheck.jsonl"))
+    res = runner.invoke(main, ["recheck", str(results), "--index", str(new), "--old", str(old), "-o",
+                               str(tmp_path / "out.parquet")])
+    assert res.exit_code == 1 and "writes JSON lines" in res.output and not (tmp_path / "out.parquet").exists()
 
 
 def test_cli_recheck_writes_the_updated_results(builds, tmp_path, monkeypatch):

@@ -29,6 +29,7 @@ from kgcheck.verifier.claims.remeasure import (OPEN, changed_measures, has_measu
                                                measure_tag, measured_hits)
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.serialize import verdict_to_dict
+from kgcheck.verifier.formats.writers import table_format
 from kgcheck.verifier.model import Claim, Verdict
 
 KEY_BATCH = 50_000
@@ -244,6 +245,22 @@ def _linker(kg):
     return link
 
 
+def _refuse_tables(results_path: str, out_path: str) -> None:
+    """A recheck reads and writes the JSON lines `kgcheck check` writes: a CSV or Parquet table of results holds
+    only the best evidence statement, not what a recheck follows (every cited statement, the measures read)."""
+    try:
+        with open(results_path, "rb") as fh:
+            parquet = fh.read(4) == b"PAR1"
+    except OSError as exc:
+        raise VerifierError(f"cannot read {results_path}: {exc.strerror}") from exc
+    found = table_format(results_path) or ("parquet" if parquet else None)
+    if found:
+        raise VerifierError(f"{results_path} is a {found.upper()} table of results: its flat columns lack the evidence "
+                            "and measures a recheck follows; check to a .jsonl output to re-check it after a rebuild")
+    if table_format(out_path):
+        raise VerifierError(f"recheck writes JSON lines: give an output ending in .jsonl, not {out_path}")
+
+
 def claim_of(record: dict) -> Claim:
     """The claim as it was given, rebuilt from its result line (verdict_to_dict's `claim`)."""
     c = record.get("claim") or {}
@@ -258,6 +275,7 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
     """Write `out_path`: RESULTS with the reachable claims checked again on `kg` (the new index)."""
     if os.path.abspath(out_path) == os.path.abspath(results_path):
         raise VerifierError("the output must not be the results file it re-checks")
+    _refuse_tables(results_path, out_path)
     summary = RecheckSummary()
     started = time.monotonic()
     # Verdicts read off graph-wide measures can flip without a change to their own statements (remeasure.py).
