@@ -473,3 +473,21 @@ def test_a_claim_on_a_property_the_subject_lacks_follows_the_subjects_other_stat
         run_bulk(kg, read_claims(str(claims)), str(full), quiet=True)
     assert "country" in orjson.loads(full.read_bytes())["reason"]
     assert summary.rechecked == 1 and out.read_bytes() == full.read_bytes()
+
+
+def test_a_byte_order_mark_before_the_first_result_is_kept_and_read_past(builds, tmp_path):
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.recheck import recheck
+
+    old, new = builds
+    _, results = _checked_on(old, tmp_path)
+    marked = tmp_path / "marked.jsonl"
+    marked.write_bytes(b"\xef\xbb\xbf" + results.read_bytes())
+    assert orjson.loads(results.read_bytes().splitlines()[0])["id"] == "born"  # the first line flips
+    with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
+        plain = recheck(kg, diff, str(results), str(tmp_path / "plain.jsonl"))
+        bom = recheck(kg, diff, str(marked), str(tmp_path / "bom.jsonl"))
+    assert (bom.results, bom.rechecked, bom.not_results) == (plain.results, plain.rechecked, 0)
+    assert (tmp_path / "bom.jsonl").read_bytes() == b"\xef\xbb\xbf" + (tmp_path / "plain.jsonl").read_bytes()

@@ -56,14 +56,19 @@ class RecheckSummary:
                 "flipped_claims": self.flipped[:max_flips] if max_flips is not None else self.flipped}
 
 
+_BOM = b"\xef\xbb\xbf"  # a byte-order mark an editor may put first: not part of the first result
+
+
 def _lines(path: str) -> Iterator[tuple[int, bytes]]:
-    """(line number, raw line) of the file's non-blank lines."""
+    """(line number, raw line) of the file's non-blank lines (the first without a byte-order mark)."""
     try:
         fh = open(path, "rb")
     except OSError as exc:
         raise VerifierError(f"cannot read {path}: {exc.strerror}") from exc
     with fh:
         for number, line in enumerate(fh, 1):
+            if number == 1 and line.startswith(_BOM):
+                line = line[len(_BOM):]
             if line.strip():
                 yield number, line
 
@@ -305,6 +310,8 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
     tmp = f"{out_path}.tmp-{os.getpid()}"
     try:
         with open(tmp, "wb") as out:
+            with open(results_path, "rb") as fh:
+                out.write(_BOM if fh.read(len(_BOM)) == _BOM else b"")  # kept as the file had it
             for line_number, line in _lines(results_path):
                 verdict = fresh.get(line_number)
                 if verdict is None:
