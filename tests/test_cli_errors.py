@@ -183,13 +183,26 @@ def test_eval_errors(tmp_path, nowhere, mini_kg_dir):
     fails(run("eval", nowhere, *kg), f"cannot read {nowhere}: No such file or directory")
     labelled = tmp_path / "dev.jsonl"
     labelled.write_text("{oops\n")
-    fails(run("eval", str(labelled), *kg), f"{labelled}:1: not JSON (unexpected character, expected a string "
-                                           "key: line 1 column 2 (char 1))")
+    fails(run("eval", str(labelled), *kg), f"{labelled}: 1 line is not a labelled claim, nothing scored: line 1: "
+                                           "not JSON (unexpected character, expected a string key: line 1 column 2 "
+                                           "(char 1))")
     labelled.write_text('{"subject": "a", "predicate": "b", "object": "c", "label": "TRUE"}\n')
-    fails(run("eval", str(labelled), *kg),
-          f"{labelled}:1: 'label' must be one of SUPPORTED, REFUTED, NOT_ENOUGH_INFO")
+    fails(run("eval", str(labelled), *kg), f"{labelled}: 1 line is not a labelled claim, nothing scored: line 1: "
+                                           "'label' must be one of SUPPORTED, REFUTED, NOT_ENOUGH_INFO")
     labelled.write_text("\n")
     fails(run("eval", str(labelled), *kg), f"{labelled} holds no labelled claims")
+    # Every bad line is named (a JSON array was a traceback), the good ones scored only when all are good.
+    good = '{"subject": "Douglas Adams", "predicate": "date of birth", "object": "1952", "label": "SUPPORTED"}'
+    labelled.write_text("\n".join([good, "[1, 2]", '{"predicate": "p", "object": "o", "label": "REFUTED"}'] +
+                                   ["{oops"] * 11) + "\n")
+    res = run("eval", str(labelled), *kg)
+    assert res.exit_code == 1 and "14 lines" not in res.output
+    assert (f"{labelled}: 13 lines are not labelled claims, nothing scored: line 2: not a JSON object; line 3: "
+            in res.output)
+    assert res.output.rstrip().endswith("; and 3 more") and "Traceback" not in res.output
+    # A byte-order mark an editor put first is not part of the first claim.
+    labelled.write_bytes(b"\xef\xbb\xbf" + good.encode() + b"\n")
+    assert run("eval", str(labelled), *kg, "--json").exit_code == 0
 
 
 # ---------------------------------------------------------------- verify

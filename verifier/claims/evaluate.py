@@ -23,28 +23,49 @@ from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, VERDICTS
 from kgcheck.verifier.values import DateMatch, compare_dates, parse_date, parse_quantity
 
 
+MAX_REPORTED = 10  # bad lines named in the error; the rest are counted
+
+
 def read_labelled(path: str) -> list[tuple[Claim, dict]]:
+    """The labelled claims of PATH. A line that is not one (not JSON, not an object, no valid label, not a
+    claim) refuses the whole file — a score over what is left would not be the file's — naming every such
+    line (the first MAX_REPORTED, and how many)."""
     from kgcheck.verifier.formats.readers import parse_claim_dict
 
-    rows = []
+    rows, bad = [], []
     try:
         fh = open(path, "rb")
     except OSError as exc:
         raise VerifierError(f"cannot read {path}: {exc.strerror}") from exc
     with fh:
         for n, line in enumerate(fh, 1):
+            if n == 1 and line.startswith(b"\xef\xbb\xbf"):
+                line = line[3:]  # a byte-order mark an editor put first
             if not line.strip():
                 continue
             try:
                 obj = orjson.loads(line)
             except orjson.JSONDecodeError as exc:
-                raise VerifierError(f"{path}:{n}: not JSON ({exc})") from exc
+                bad.append(f"line {n}: not JSON ({exc})")
+                continue
+            if not isinstance(obj, dict):
+                bad.append(f"line {n}: not a JSON object")
+                continue
             if obj.get("label") not in VERDICTS:
-                raise VerifierError(f"{path}:{n}: 'label' must be one of {', '.join(VERDICTS)}")
-            claim = parse_claim_dict(obj, n)
+                bad.append(f"line {n}: 'label' must be one of {', '.join(VERDICTS)}")
+                continue
+            try:
+                claim = parse_claim_dict(obj, n)
+            except VerifierError as exc:
+                bad.append(f"line {n}: {exc}")
+                continue
             # Gold ids are for scoring only: the verifier must link the text itself.
             rows.append((Claim(id=claim.id, subject=claim.subject, predicate=claim.predicate, object=claim.object,
                                qualifiers=claim.qualifiers, source_line=n), obj))
+    if bad:
+        more = f"; and {len(bad) - MAX_REPORTED} more" if len(bad) > MAX_REPORTED else ""
+        what = "1 line is not a labelled claim" if len(bad) == 1 else f"{len(bad)} lines are not labelled claims"
+        raise VerifierError(f"{path}: {what}, nothing scored: " + "; ".join(bad[:MAX_REPORTED]) + more)
     if not rows:
         raise VerifierError(f"{path} holds no labelled claims")
     return rows
