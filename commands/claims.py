@@ -49,7 +49,8 @@ class _FormatChoice(click.Choice):
 @handle_errors
 def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quiet, ray_address, closed_world, as_json):
     """Verify structured claims (JSONL, CSV, TSV, N-Triples; - for stdin): one JSON result per claim."""
-    from kgcheck.verifier.claims.bulk import refuse_output_as_input, run_bulk
+    from kgcheck.verifier.claims.bulk import run_bulk
+    from kgcheck.verifier.formats.writers import refuse_output_as_input
     from kgcheck.verifier.formats.readers import read_claims
 
     refuse_output_as_input(claims_file, output)  # before reading a byte or touching the output
@@ -88,6 +89,12 @@ def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quie
 def eval_cmd(labelled_file, index_dir, tolerance, errors_out, html_out, closed_world, as_json):
     """Score the verifier on a labelled claims file (claims-dev format)."""
     from kgcheck.verifier.claims.evaluate import evaluate, write_misjudged
+    from kgcheck.verifier.formats.writers import refuse_output_as_input
+
+    for out in (errors_out, html_out):
+        refuse_output_as_input(labelled_file, out, "the labelled file")
+    if errors_out and html_out and os.path.abspath(errors_out) == os.path.abspath(html_out):
+        raise click.UsageError("--errors and --html name the same file")
 
     with open_kg(index_dir) as kg:
         report, pairs = evaluate(kg, labelled_file, check_options(3, tolerance, closed_world))

@@ -203,6 +203,17 @@ def test_eval_errors(tmp_path, nowhere, mini_kg_dir):
     # A byte-order mark an editor put first is not part of the first claim.
     labelled.write_bytes(b"\xef\xbb\xbf" + good.encode() + b"\n")
     assert run("eval", str(labelled), *kg, "--json").exit_code == 0
+    # A report or the misjudged claims written over the labelled file would destroy it (also through a link).
+    before = labelled.read_bytes()
+    link = tmp_path / "link.html"
+    link.symlink_to(labelled)
+    for option, out in (("--html", labelled), ("--errors", labelled), ("--html", link)):
+        fails(run("eval", str(labelled), *kg, option, str(out)),
+              f"the output {out} is the labelled file {labelled}: give another output file")
+    assert labelled.read_bytes() == before
+    same = run("eval", str(labelled), *kg, "--html", str(tmp_path / "x"), "--errors", str(tmp_path / "x"))
+    usage(same, "--errors and --html name the same file")
+    assert not (tmp_path / "x").exists()
 
 
 # ---------------------------------------------------------------- verify
@@ -224,6 +235,15 @@ def test_verify_errors(tmp_path, nowhere, mini_kg_dir, monkeypatch):
     usage(run("verify", "   ", *kg), "give a text to verify (an argument, --file F, or - for stdin)")
     usage(run("verify", "x", *kg, "--properties", "P57,birth"), "Invalid value for --properties: property ids "
                                                                "like P57,P58")
+    # The report must not go over the text it reads (--file, a link to it), which stays as it was.
+    text = tmp_path / "answer.txt"
+    text.write_text("Douglas Adams was born in 1953.")
+    link = tmp_path / "report.html"
+    link.symlink_to(text)
+    for out in (text, link):
+        fails(run("verify", "--file", str(text), *kg, "--html", str(out)),
+              f"the output {out} is the input text {text}: give another output file")
+    assert text.read_text() == "Douglas Adams was born in 1953."
 
 
 def test_verify_notes_a_model_it_was_not_asked_for(tmp_path, mini_kg_dir):

@@ -223,7 +223,7 @@ def test_cli_diff_json_and_recheck_errors(builds, tmp_path):
     results = tmp_path / "r.jsonl"
     results.write_text("")
     same = runner.invoke(main, ["recheck", str(results), "--index", str(new), "--old", str(old), "-o", str(results)])
-    assert same.exit_code == 1 and "must not be the results file" in same.output
+    assert same.exit_code == 1 and "is the results file" in same.output
     # The table outputs of `check` lack what a recheck follows: refused, by extension or by Parquet's magic
     # number, and nothing is written; so is a table as the output of a recheck.
     disguised = tmp_path / "parquet.jsonl"

@@ -19,7 +19,7 @@ from kgcheck.verifier.claims.check import Checker, CheckOptions
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.readers import parse_claim_dict
 from kgcheck.verifier.formats.serialize import bad_claim_to_dict, verdict_to_dict
-from kgcheck.verifier.formats.writers import open_table_writer
+from kgcheck.verifier.formats.writers import open_table_writer, refuse_output_as_input
 from kgcheck.verifier.model import VERDICTS, BadClaim, Claim, Verdict
 
 # Claims per batch. Each batch reads its subjects' statements in a few queries whose cost grows with the row
@@ -46,25 +46,6 @@ class BulkSummary:
                 "bad_lines": self.bad_lines, "skipped_already_done": self.skipped_done,
                 "seconds": round(self.seconds, 3),
                 "claims_per_second": round(self.checked / self.seconds, 1) if self.seconds else None}
-
-
-def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
-    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
-
-
-def refuse_output_as_input(source: str | None, out: str | None) -> None:
-    """Writing results into the claims file being read would grow it forever (resume reads its own output)
-    or truncate it (--no-resume): refuse when both name the same file (also via a symlink, a hard link or stdin)."""
-    if not source or not out or not os.path.exists(out):
-        return
-    try:
-        out_stat = os.stat(out)
-        src_stat = os.fstat(sys.stdin.fileno()) if source == "-" else os.stat(source)
-    except (OSError, ValueError, AttributeError):  # no such input (the reader says so) or no real stdin
-        return
-    if _same_file(src_stat, out_stat):
-        name = "stdin" if source == "-" else source
-        raise VerifierError(f"the output {out} is the claims file {name}: give another output file")
 
 
 def done_ids(path: str) -> set[str]:

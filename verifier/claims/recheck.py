@@ -29,7 +29,7 @@ from kgcheck.verifier.claims.remeasure import (OPEN, changed_measures, has_measu
                                                measure_tag, measured_hits)
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.serialize import verdict_to_dict
-from kgcheck.verifier.formats.writers import table_format
+from kgcheck.verifier.formats.writers import refuse_output_as_input, table_format
 from kgcheck.verifier.model import Claim, Verdict
 
 KEY_BATCH = 50_000
@@ -278,8 +278,7 @@ def claim_of(record: dict) -> Claim:
 def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = CheckOptions(),
             batch_size: int = 20000) -> RecheckSummary:
     """Write `out_path`: RESULTS with the reachable claims checked again on `kg` (the new index)."""
-    if os.path.abspath(out_path) == os.path.abspath(results_path):
-        raise VerifierError("the output must not be the results file it re-checks")
+    refuse_output_as_input(results_path, out_path, "the results file")
     _refuse_tables(results_path, out_path)
     summary = RecheckSummary()
     started = time.monotonic()

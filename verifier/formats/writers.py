@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import os
+import sys
 
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.model import VERDICTS, BadClaim, Verdict
@@ -24,6 +25,26 @@ TABLE_COLUMNS = ("claim_id", "subject", "predicate", "object", "verdict", "confi
                  "correction_id", "reason", "error", "line")
 TABLE_EXTENSIONS = (".csv", ".parquet")
 ROW_GROUP = 10_000
+
+
+def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def refuse_output_as_input(source: str | None, out: str | None, what: str = "the claims file") -> None:
+    """Never write over an input: results written into the claims file being read would grow it forever (resume
+    reads its own output) or truncate it; a report written over a labelled file or a text destroys the user's
+    data. Refuse when both name the same file (also via a symlink, a hard link or stdin)."""
+    if not source or not out or not os.path.exists(out):
+        return
+    try:
+        out_stat = os.stat(out)
+        src_stat = os.fstat(sys.stdin.fileno()) if source == "-" else os.stat(source)
+    except (OSError, ValueError, AttributeError):  # no such input (the reader says so) or no real stdin
+        return
+    if _same_file(src_stat, out_stat):
+        name = "stdin" if source == "-" else source
+        raise VerifierError(f"the output {out} is {what} {name}: give another output file")
 
 
 def table_format(path: str) -> str | None:
