@@ -89,10 +89,11 @@ def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quie
 def eval_cmd(labelled_file, index_dir, tolerance, errors_out, html_out, closed_world, as_json):
     """Score the verifier on a labelled claims file (claims-dev format)."""
     from kgcheck.verifier.claims.evaluate import evaluate, write_misjudged
-    from kgcheck.verifier.formats.writers import refuse_output_as_input
+    from kgcheck.verifier.formats.writers import refuse_foreign_output, refuse_output_as_input
 
-    for out in (errors_out, html_out):
+    for out, kind in ((errors_out, "misjudged"), (html_out, "report")):
         refuse_output_as_input(labelled_file, out, "the labelled file")
+        refuse_foreign_output(out, kind)
     if errors_out and html_out and os.path.abspath(errors_out) == os.path.abspath(html_out):
         raise click.UsageError("--errors and --html name the same file")
 

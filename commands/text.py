@@ -40,12 +40,13 @@ def _utf8(data: bytes, name: str) -> str:
 def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model, llm_backend, llm_url, properties,
            closed_world, as_json):
     """Verify free TEXT (or --file, or - for stdin): claims, verdicts, evidence, corrections."""
-    from kgcheck.verifier.formats.writers import refuse_output_as_input
+    from kgcheck.verifier.formats.writers import refuse_foreign_output, refuse_output_as_input
     from kgcheck.verifier.text.verify import report_to_dict, verify_text
 
     if html_out:  # the text read from stdin or --file must not be where the report goes
         from_stdin = text == "-" or (text is None and (file_ is None or file_.name == "<stdin>"))
         refuse_output_as_input("-" if from_stdin else file_.name if text is None else None, html_out, "the input text")
+        refuse_foreign_output(html_out, "report")
     if text == "-" or (text is None and file_ is None):
         text = _utf8(sys.stdin.buffer.read(), "stdin")
     elif text is None:

@@ -236,6 +236,10 @@ def test_cli_diff_json_and_recheck_errors(builds, tmp_path):
     res = runner.invoke(main, ["recheck", str(results), "--index", str(new), "--old", str(old), "-o",
                                str(tmp_path / "out.parquet")])
     assert res.exit_code == 1 and "writes JSON lines" in res.output and not (tmp_path / "out.parquet").exists()
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text("my notes")
+    res = runner.invoke(main, ["recheck", str(results), "--index", str(new), "--old", str(old), "-o", str(notes)])
+    assert res.exit_code == 1 and "is not a kgcheck results file" in res.output and notes.read_text() == "my notes"
 
 
 def test_cli_recheck_writes_the_updated_results(builds, tmp_path, monkeypatch):

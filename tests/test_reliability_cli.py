@@ -84,6 +84,52 @@ def test_resume_does_not_re_append_bad_line_records(mini_kg_dir, tmp_path):
     assert sorted(r["id"] for r in records) == ["a", "b", "line-2"]  # each line once, the bad one included
 
 
+@pytest.mark.parametrize("resume", [True, False])
+@pytest.mark.parametrize("content", [b"my notes\nimportant last line", b'{"hello": 1}\n', b"[1, 2]\n"])
+def test_an_output_that_is_not_a_results_file_is_left_untouched(mini_kg_dir, tmp_path, resume, content):
+    """A resume cut the last line of any file without a final newline (as a run's torn result) and appended
+    results after the rest; --no-resume replaced it: both are refused, the file stays byte for byte."""
+    src = _claims_file(tmp_path)
+    out = tmp_path / "notes.md"
+    out.write_bytes(content)
+    res = CliRunner().invoke(main, ["check", str(src), "-o", str(out), "--quiet", "--index", str(mini_kg_dir),
+                                    *([] if resume else ["--no-resume"])])
+    assert res.exit_code == 1 and res.stderr == (f"kgcheck: error: {out} exists and is not a kgcheck results file: "
+                                                 "choose another output\n")
+    assert out.read_bytes() == content
+
+
+def test_reports_replace_only_what_kgcheck_wrote(mini_kg_dir, tmp_path):
+    """verify --html, eval --html and --errors replace an earlier report of theirs, never the user's file."""
+    labelled = tmp_path / "dev.jsonl"
+    labelled.write_text(json.dumps({**CLAIMS[1], "label": "REFUTED"}) + "\n")  # misjudged: one error line
+    notes = tmp_path / "notes.html"
+    notes.write_text("<p>my notes</p>")
+    runs = {"verify": ["verify", "Douglas Adams was born in 1952.", "--no-llm", "--html"],
+            "eval html": ["eval", str(labelled), "--html"], "eval errors": ["eval", str(labelled), "--errors"]}
+    names = {"verify": "a kgcheck HTML report", "eval html": "a kgcheck HTML report",
+             "eval errors": "a kgcheck list of misjudged claims"}
+    for what, args in runs.items():
+        res = CliRunner().invoke(main, [*args, str(notes), "--index", str(mini_kg_dir)])
+        assert res.exit_code == 1, what
+        assert res.stderr == f"kgcheck: error: {notes} exists and is not {names[what]}: choose another output\n"
+        assert notes.read_text() == "<p>my notes</p>"
+        own = tmp_path / f"{what}.out"
+        for _ in range(2):  # written, then replaced by the next run
+            assert _run([*args, str(own)], mini_kg_dir).exit_code == 0, what
+        assert own.stat().st_size > 0
+
+
+def test_a_run_killed_in_its_first_line_resumes(mini_kg_dir, tmp_path):
+    src = _claims_file(tmp_path)
+    out = tmp_path / "out.jsonl"
+    assert _run(["check", str(src), "-o", str(out), "--quiet"], mini_kg_dir).exit_code == 0
+    whole = out.read_bytes()
+    out.write_bytes(whole[:40])  # killed while writing its first result
+    assert _run(["check", str(src), "-o", str(out), "--quiet"], mini_kg_dir).exit_code == 0
+    assert sorted(json.loads(line)["id"] for line in out.read_text().splitlines()) == ["a", "b"]
+
+
 def test_output_under_a_file_is_one_line_error(mini_kg_dir, tmp_path):
     src = _claims_file(tmp_path)
     (tmp_path / "afile").write_text("x")

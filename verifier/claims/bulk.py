@@ -19,7 +19,7 @@ from kgcheck.verifier.claims.check import Checker, CheckOptions
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.readers import parse_claim_dict
 from kgcheck.verifier.formats.serialize import bad_claim_to_dict, verdict_to_dict
-from kgcheck.verifier.formats.writers import open_table_writer, refuse_output_as_input
+from kgcheck.verifier.formats.writers import open_table_writer, refuse_foreign_output, refuse_output_as_input
 from kgcheck.verifier.model import VERDICTS, BadClaim, Claim, Verdict
 
 # Claims per batch. Each batch reads its subjects' statements in a few queries whose cost grows with the row
@@ -145,6 +145,7 @@ def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, op
     if table is not None:
         skip = table.done_ids
     elif isinstance(out, str):
+        refuse_foreign_output(out, "results")
         if resume:
             _truncate_torn_tail(out)
             skip = done_ids(out)

@@ -29,7 +29,7 @@ from kgcheck.verifier.claims.remeasure import (OPEN, changed_measures, has_measu
                                                measure_tag, measured_hits)
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.serialize import verdict_to_dict
-from kgcheck.verifier.formats.writers import refuse_output_as_input, table_format
+from kgcheck.verifier.formats.writers import refuse_foreign_output, refuse_output_as_input, table_format
 from kgcheck.verifier.model import Claim, Verdict
 
 KEY_BATCH = 50_000
@@ -279,6 +279,7 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
             batch_size: int = 20000) -> RecheckSummary:
     """Write `out_path`: RESULTS with the reachable claims checked again on `kg` (the new index)."""
     refuse_output_as_input(results_path, out_path, "the results file")
+    refuse_foreign_output(out_path, "results")
     _refuse_tables(results_path, out_path)
     summary = RecheckSummary()
     started = time.monotonic()

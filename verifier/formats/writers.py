@@ -17,6 +17,8 @@ import csv
 import os
 import sys
 
+import orjson
+
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.model import VERDICTS, BadClaim, Verdict
 
@@ -45,6 +47,47 @@ def refuse_output_as_input(source: str | None, out: str | None, what: str = "the
     if _same_file(src_stat, out_stat):
         name = "stdin" if source == "-" else source
         raise VerifierError(f"the output {out} is {what} {name}: give another output file")
+
+
+def _first_line(fh) -> bytes:
+    return next((line for line in fh if line.strip()), b"")
+
+
+def _record_with(first: bytes, *keys: str) -> bool:
+    try:
+        obj = orjson.loads(first)
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(obj, dict) and all(k in obj for k in keys)
+
+
+def _our_results(fh) -> bool:
+    """A results file: its first line a result or bad-line record, or the torn start of one (a killed run)."""
+    first = _first_line(fh)
+    if not first.endswith(b"\n"):
+        return first.startswith(b'{"id":')
+    return _record_with(first, "id", "verdict")
+
+
+def _our_report(fh) -> bool:
+    head = fh.read(512).lower()
+    return head.startswith(b"<!doctype html") and b"<title>kgcheck" in head
+
+
+_OURS = {"results": (_our_results, "a kgcheck results file"),
+         "report": (_our_report, "a kgcheck HTML report"),
+         "misjudged": (lambda fh: _record_with(_first_line(fh), "gold", "got"), "a kgcheck list of misjudged claims")}
+
+
+def refuse_foreign_output(path: str | None, kind: str) -> None:
+    """An existing output is replaced or extended only when kgcheck wrote it (`kind`: results, report,
+    misjudged): anything else is the user's and stays untouched. An empty file is free to use."""
+    if not path or not os.path.isfile(path) or os.path.getsize(path) == 0:
+        return
+    ours, name = _OURS[kind]
+    with open(path, "rb") as fh:
+        if not ours(fh):
+            raise VerifierError(f"{path} exists and is not {name}: choose another output")
 
 
 def table_format(path: str) -> str | None:
