@@ -163,9 +163,10 @@ def build(dump, out, workers, limit, languages, quiet, keep_previous, as_json, *
     """Ingest DUMP and index it: the whole index directory in one step, published only when complete."""
     from kgcheck.index.build import build_index
     from kgcheck.ingest.pipeline import ingest as run_ingest
-    from kgcheck.ingest.writer import build_staging_dir, publish
+    from kgcheck.ingest.writer import build_staging_dir, check_publishable, publish
 
     out = os.path.abspath(out)
+    check_publishable(out, keep_previous)  # before an hour of work, not after
     staging = build_staging_dir(out)  # also removes those a killed build left behind
     try:
         run_ingest(dump, staging, _ingest_opts(workers, limit, languages, quiet, False))

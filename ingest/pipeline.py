@@ -26,7 +26,7 @@ from .convert import ROW_BUDGET, ChunkStats, PartWriter, convert_chunk, native_a
 from .dump import Chunk, DumpError, DumpReader, check_source, sniff_compression
 from .languages import missing_languages
 from .writer import (pid_alive, ERRORS, MANIFEST, MANIFEST_KIND, SCHEMA_VERSION, IngestError, assemble_tables,
-                     check_replaceable, merge_error_files, publish, staging_dir, write_json)
+                     check_publishable, merge_error_files, publish, staging_dir, write_json)
 
 __all__ = ["IngestError", "IngestOptions", "ingest"]
 
@@ -285,7 +285,7 @@ def ingest(dump: str, out_dir: str, opts: IngestOptions = IngestOptions()) -> di
     """Build OUT from DUMP; returns the manifest. Raises IngestError/DumpError, publishing nothing."""
     started = time.time()
     check_source(dump)
-    check_replaceable(os.path.abspath(out_dir))
+    check_publishable(os.path.abspath(out_dir), opts.keep_previous)
     build_dir = staging_dir(out_dir)
     parts_dir = os.path.join(build_dir, "parts")
     os.makedirs(parts_dir)

@@ -162,6 +162,14 @@ def check_replaceable(out_dir: str) -> None:
                           "refusing to replace it: choose another --out or remove it")
 
 
+def check_publishable(out_dir: str, keep_previous: bool) -> None:
+    """Before a build starts and again when it is published: OUT, and with --keep-previous OUT.previous
+    (removed to make room for the build OUT holds now), may be replaced (check_replaceable)."""
+    check_replaceable(out_dir)
+    if keep_previous:
+        check_replaceable(f"{out_dir}.previous")
+
+
 def _exchange(a: str, b: str) -> bool:
     """Swap two paths in one renameat2(RENAME_EXCHANGE) call; False where the system lacks it."""
     try:
@@ -185,7 +193,7 @@ def publish(build_dir: str, out_dir: str, keep_previous: bool) -> None:
     calls leave a moment without OUT, but never a partial OUT.
     """
     out_dir = os.path.abspath(out_dir)
-    check_replaceable(out_dir)
+    check_publishable(out_dir, keep_previous)
     previous = f"{out_dir}.previous"
     if not os.path.exists(out_dir):
         os.rename(build_dir, out_dir)

@@ -108,6 +108,22 @@ def test_refuses_to_replace_a_directory_that_is_not_an_index(mini_dump, tmp_path
     assert (precious / "thesis.tex").read_text() == "years of work"
 
 
+def test_keep_previous_refuses_to_replace_a_previous_that_is_not_an_index(mini_dump, good_index):
+    """--keep-previous removes OUT.previous to keep the replaced build there: only when it is an index (it deleted
+    a user's directory of that name), refused before any work, OUT untouched."""
+    previous = Path(f"{good_index}.previous")
+    previous.mkdir()
+    (previous / "thesis.tex").write_text("years of work")
+    before = fingerprint(good_index)
+    for command in ("ingest", "build"):
+        assert_one_line_error(kgcheck(command, str(mini_dump), "--out", str(good_index), "--keep-previous"),
+                              "not a kgcheck index")
+        assert (previous / "thesis.tex").read_text() == "years of work" and fingerprint(good_index) == before
+    with pytest.raises(IngestError, match="not a kgcheck index"):
+        publish(str(good_index), str(good_index), keep_previous=True)  # the last guard, at the swap
+    assert no_builds_left(good_index)
+
+
 def test_replace_keeps_previous_only_when_asked(mini_dump, good_index, make_dump):
     old = fingerprint(good_index)
     bigger = make_dump(30)
