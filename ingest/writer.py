@@ -102,13 +102,12 @@ def staging_dir(out_dir: str) -> str:
 
 
 def remove_stale_builds(out_dir: str) -> None:
-    """Builds left by a killed process (their pid is gone) are removed."""
-    for path in glob.glob(f"{out_dir}.building-*"):
-        try:
-            pid = int(path.rsplit(".building-", 1)[1].split("-")[0])
-        except ValueError:
-            continue
-        if not pid_alive(pid):
+    """Builds left by a killed process (their pid is gone) are removed: only directories named exactly as
+    staging_dir names them (OUT.building-<pid>-<time>), never another name that merely starts so."""
+    prefix = f"{out_dir}.building-"
+    for path in glob.glob(glob.escape(prefix) + "*"):
+        named = re.fullmatch(r"([0-9]+)-[0-9]+", path[len(prefix):])
+        if named and os.path.isdir(path) and not os.path.islink(path) and not pid_alive(int(named[1])):
             shutil.rmtree(path, ignore_errors=True)
 
 

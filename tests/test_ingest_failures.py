@@ -173,8 +173,12 @@ def test_stale_builds_of_dead_processes_are_removed(mini_dump, tmp_path):
     live = Path(f"{out}.building-{os.getppid()}-1")  # our parent is alive: a concurrent build, not stale
     stale.mkdir(parents=True)
     live.mkdir()
+    mine = Path(f"{out}.building-{dead.pid}-notes")  # the user's, though it starts like a staging name
+    (mine / "thesis.tex").parent.mkdir()
+    (mine / "thesis.tex").write_text("years of work")
     ingest(str(mini_dump), str(out), IngestOptions(workers=1, quiet=True))
     assert not stale.exists() and live.exists()
+    assert (mine / "thesis.tex").read_text() == "years of work"
     live.rmdir()
     remove_stale_builds(str(out))
 
