@@ -124,8 +124,8 @@ def remove_stale_staging(out_dir: str) -> list[str]:
     removed = []
     prefix = f"{out_dir}.new-"
     for path in glob.glob(glob.escape(prefix) + "*"):
-        digits = re.match(r"[0-9]+", path[len(prefix):])
-        if digits and os.path.isdir(path) and not os.path.islink(path) and not pid_alive(int(digits[0])):
+        digits = re.fullmatch(r"([0-9]+)(\.building-[0-9]+-[0-9]+)?", path[len(prefix):])
+        if digits and os.path.isdir(path) and not os.path.islink(path) and not pid_alive(int(digits[1])):
             shutil.rmtree(path, ignore_errors=True)
             removed.append(path)
     return removed

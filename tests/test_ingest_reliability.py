@@ -38,9 +38,11 @@ def test_staging_dirs_of_dead_builds_are_removed_live_ones_kept(tmp_path):
         (tmp_path / name).mkdir()
         (tmp_path / name / "statements.parquet").write_bytes(b"x" * 100)
     (tmp_path / "kg.new-notapid").mkdir()  # not ours to judge
+    (tmp_path / f"kg.new-{dead}-notes").mkdir()  # nor is a name that only starts like ours
     staging = build_staging_dir(str(out))
     assert staging == f"{out}.new-{os.getpid()}"
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f"kg.new-{live}", "kg.new-notapid"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f"kg.new-{live}", "kg.new-notapid",
+                                                                 f"kg.new-{dead}-notes"])
 
 
 def test_a_later_build_command_removes_what_a_sigkilled_build_left(tmp_path):
