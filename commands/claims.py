@@ -33,7 +33,7 @@ class _FormatChoice(click.Choice):
 @index_option
 @click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
               help="Results: .jsonl (full verdicts), .csv or .parquet (flat rows, by the extension); "
-                   "re-running with the same file skips ids already written.")
+                   "re-running with the same file skips ids already written. Default or -: standard output.")
 @click.option("--format", "fmt", type=_FormatChoice(), default=None,
               help="Input format (default: from the extension, then the content).")
 @click.option("--top-k", default=3, show_default=True, type=click.IntRange(1, 50), help="Evidence per claim.")
@@ -53,6 +53,7 @@ def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quie
     from kgcheck.verifier.formats.writers import refuse_output_as_input
     from kgcheck.verifier.formats.readers import read_claims
 
+    output = None if output == "-" else output  # standard output, as "-" is standard input
     refuse_output_as_input(claims_file, output)  # before reading a byte or touching the output
     items = read_claims(claims_file, fmt)
     with open_kg(index_dir) as kg:

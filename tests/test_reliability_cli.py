@@ -169,3 +169,10 @@ def test_long_texts_show_progress_on_stderr(mini_kg_dir, monkeypatch):
     monkeypatch.setattr(console, "LONG_TEXT_CHARS", 10_000)
     res = _run(["verify", text, "--no-llm", "--json"], mini_kg_dir)
     assert "verify:" not in res.stderr
+
+
+def test_output_dash_is_standard_output(mini_kg_dir, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = _run(["check", str(_claims_file(tmp_path)), "-o", "-"], mini_kg_dir)
+    assert res.exit_code == 0 and sorted(json.loads(line)["id"] for line in res.stdout.splitlines()) == ["a", "b"]
+    assert not (tmp_path / "-").exists()
