@@ -142,10 +142,11 @@ def diff_cmd(old, new, as_json):
               help="Updated results (default: RESULTS with .recheck.jsonl).")
 @click.option("--top-k", default=3, show_default=True, type=click.IntRange(1, 50))
 @click.option("--tolerance", default=0.01, show_default=True, type=click.FloatRange(0, 1))
+@closed_world_option
 @embedder_option
 @json_option
 @handle_errors
-def recheck(results, index_dir, old_dir, output, top_k, tolerance, as_json):
+def recheck(results, index_dir, old_dir, output, top_k, tolerance, closed_world, as_json):
     """Re-verify only the RESULTS claims that the changes from --old to --index can reach."""
     from kgcheck.index.diff import IndexDiff
     from kgcheck.verifier.claims.recheck import recheck as run_recheck
@@ -158,7 +159,7 @@ def recheck(results, index_dir, old_dir, output, top_k, tolerance, as_json):
             raise click.UsageError("give --old DIR, the index RESULTS were checked against (a build with "
                                    "--keep-previous keeps it as INDEX.previous)")
     with IndexDiff(old_dir, index_dir) as diff, open_kg(index_dir) as kg:
-        summary = run_recheck(kg, diff, results, output, check_options(top_k, tolerance))
+        summary = run_recheck(kg, diff, results, output, check_options(top_k, tolerance, closed_world))
     if as_json:
         emit_json({**summary.to_dict(), "output": output})
         return

@@ -495,3 +495,33 @@ def test_a_byte_order_mark_before_the_first_result_is_kept_and_read_past(builds,
         bom = recheck(kg, diff, str(marked), str(tmp_path / "bom.jsonl"))
     assert (bom.results, bom.rechecked, bom.not_results) == (plain.results, plain.rechecked, 0)
     assert (tmp_path / "bom.jsonl").read_bytes() == b"\xef\xbb\xbf" + (tmp_path / "plain.jsonl").read_bytes()
+
+
+def test_closed_world_results_are_rechecked_closed_world_only(builds, tmp_path, monkeypatch):
+    """Results of `check --closed-world` re-checked with the default open-world reading would mix two readings in
+    one file: refused unless --closed-world is given again."""
+    from kgcheck.cli import main
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.bulk import run_bulk
+    from kgcheck.verifier.claims.check import CheckOptions
+    from kgcheck.verifier.formats.readers import read_claims
+
+    monkeypatch.setenv("KGCHECK_EMBEDDER", "fake-trigram")
+    old, new = builds
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text("\n".join(json.dumps(c) for c in CLAIMS + HELD[1:]) + "\n")
+    results = tmp_path / "closed.jsonl"
+    with KG.open(str(old), embedder=FakeEmbedder()) as kg:
+        run_bulk(kg, read_claims(str(claims)), str(results), CheckOptions(closed_world=True), quiet=True)
+    lines = results.read_bytes().splitlines()
+    painter = [n for n, line in enumerate(lines, 1) if orjson.loads(line)["id"] == "painter"][0]
+    assert orjson.loads(lines[painter - 1])["exclusivity"] == "closed-world"
+    args = ["recheck", str(results), "--index", str(new), "--old", str(old), "-o", str(tmp_path / "re.jsonl")]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 1 and f"closed.jsonl:{painter}: a verdict of `check --closed-world`" in res.output
+    assert not (tmp_path / "re.jsonl").exists()
+    res = CliRunner().invoke(main, [*args, "--closed-world", "--json"])
+    assert res.exit_code == 0, res.output
+    rechecked = {r["id"]: r for r in map(orjson.loads, (tmp_path / "re.jsonl").read_bytes().splitlines())}
+    assert rechecked["born"]["verdict"] == "REFUTED" and rechecked["painter"]["exclusivity"] == "closed-world"
