@@ -164,7 +164,7 @@ UNION SELECT k.claim FROM keys k JOIN changed_texts t ON k.kind = 'text' AND k.a
 """
 
 
-def claims_to_recheck(diff, results_path: str, link=None, closed_world: bool = False
+def claims_to_recheck(diff, results_path: str, link=None, options: CheckOptions = CheckOptions()
                       ) -> tuple[set[int], set[int], int, int]:
     """Line numbers of the results whose keys meet a change; of those whose verdict read a graph-wide measure
     that moved (remeasure.py); the number of results read, and of other lines (copied as they are). Keyed by
@@ -199,7 +199,8 @@ def claims_to_recheck(diff, results_path: str, link=None, closed_world: bool = F
             others += 1
             continue
         n += 1
-        if record.get("exclusivity") == "closed-world" and not closed_world:
+        # Re-checked lines must read as the others were checked, or one file mixes two readings.
+        if record.get("exclusivity") == "closed-world" and not options.closed_world:
             raise VerifierError(f"{results_path}:{line_number}: a verdict of `check --closed-world`: give "
                                 "--closed-world to re-check these results as they were checked")
         if may_move is not None and may_move(record):
@@ -288,8 +289,7 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
     summary = RecheckSummary()
     started = time.monotonic()
     # Verdicts read off graph-wide measures can flip without a change to their own statements (remeasure.py).
-    wanted, moved, summary.results, summary.not_results = claims_to_recheck(diff, results_path, _linker(kg),
-                                                                            options.closed_world)
+    wanted, moved, summary.results, summary.not_results = claims_to_recheck(diff, results_path, _linker(kg), options)
     summary.measures_changed = len(moved - wanted)
     wanted |= moved
     summary.seconds_diff = time.monotonic() - started
