@@ -7,6 +7,7 @@ machine-readable output on stdout, messages go to stderr; exit 0 done, 1 domain 
 from __future__ import annotations
 
 import os
+import re
 
 import click
 
@@ -65,6 +66,9 @@ def show(entity_id, index_dir, prop, about, as_json):
     from kgcheck.verifier.errors import VerifierError
 
     entity_id = entity_id.strip().upper()
+    if not re.fullmatch(r"[A-Z]\d+(-[A-Z]\d+)?", entity_id):  # Q42, P19, L7, L7-S1: an id, not a name
+        raise click.UsageError(f"give an entity or property id such as Q42 or P19 (not {entity_id[:40]!r}); "
+                               "`kgcheck lookup TEXT` finds one by name")
     with open_kg(index_dir) as kg:
         entity = kg.entity(entity_id)
         statements = kg.statements(entity_id, prop)

@@ -139,6 +139,10 @@ def test_show_errors(mini_kg_dir, nowhere):
     fails(run("show", "Q999999", "--index", str(mini_kg_dir)), "unknown id Q999999: not in this index")
     fails(run("show", "Q42", "--index", nowhere), f"no index at {nowhere}; build one with `kgcheck build DUMP "
                                                   f"--out {nowhere}`")
+    for text in ("", "   ", "Douglas Adams"):  # a name or nothing is a usage error, not an unknown id
+        usage(run("show", text, "--index", str(mini_kg_dir)), "give an entity or property id such as Q42 or P19 "
+              f"(not {text.strip().upper()!r}); `kgcheck lookup TEXT` finds one by name")
+    assert run("show", " q42 ", "--index", str(mini_kg_dir)).exit_code == 0
 
 
 # ---------------------------------------------------------------- check
