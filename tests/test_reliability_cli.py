@@ -120,6 +120,13 @@ def test_reports_replace_only_what_kgcheck_wrote(mini_kg_dir, tmp_path):
         assert own.stat().st_size > 0
 
 
+def test_an_output_of_blank_lines_is_free_to_use(mini_kg_dir, tmp_path):
+    out = tmp_path / "out.jsonl"
+    out.write_text("\n  \n")
+    assert _run(["check", str(_claims_file(tmp_path)), "-o", str(out), "--quiet"], mini_kg_dir).exit_code == 0
+    assert sorted(json.loads(line)["id"] for line in out.read_text().split("\n") if line.strip()) == ["a", "b"]
+
+
 def test_a_run_killed_in_its_first_line_resumes(mini_kg_dir, tmp_path):
     src = _claims_file(tmp_path)
     out = tmp_path / "out.jsonl"

@@ -64,6 +64,8 @@ def _record_with(first: bytes, *keys: str) -> bool:
 def _our_results(fh) -> bool:
     """A results file: its first line a result or bad-line record, or the torn start of one (a killed run)."""
     first = _first_line(fh)
+    if not first:
+        return True  # blank lines only: nothing to lose
     if not first.endswith(b"\n"):
         return first.startswith(b'{"id":')
     return _record_with(first, "id", "verdict")
