@@ -525,3 +525,44 @@ def test_closed_world_results_are_rechecked_closed_world_only(builds, tmp_path, 
     assert res.exit_code == 0, res.output
     rechecked = {r["id"]: r for r in map(orjson.loads, (tmp_path / "re.jsonl").read_bytes().splitlines())}
     assert rechecked["born"]["verdict"] == "REFUTED" and rechecked["painter"]["exclusivity"] == "closed-world"
+
+
+def _county(qid: str, inception: str | None) -> dict:
+    entity = {"type": "item", "id": qid, "labels": {"en": {"language": "en", "value": "Washington County"}},
+              "descriptions": {}, "aliases": {}, "claims": {}}
+    if inception:
+        entity["claims"]["P571"] = [{"mainsnak": {"snaktype": "value", "property": "P571", "datatype": "time",
+                                                  "datavalue": {"type": "time", "value": {
+                                                      "time": f"+{inception}-00-00T00:00:00Z", "timezone": 0,
+                                                      "before": 0, "after": 0, "precision": 9,
+                                                      "calendarmodel": "http://www.wikidata.org/entity/Q1985727"}}},
+                                     "type": "statement", "id": f"{qid}$inception", "rank": "normal"}]
+    return entity
+
+
+def test_a_claim_named_by_text_follows_every_namesake(tmp_path):
+    """A subject given by name is tried on every entity of that name: a statement added to another namesake
+    than the one the old verdict chose flips it, so the namesakes' statements are keys too."""
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.bulk import run_bulk
+    from kgcheck.verifier.claims.recheck import recheck
+    from kgcheck.verifier.formats.readers import read_claims
+
+    base = _entities(TESTS / "fixtures" / "mini-dump.json")
+    old = _build(base + [_county("Q9001", "1799"), _county("Q9002", None)], tmp_path / "old")
+    new = _build(base + [_county("Q9001", "1799"), _county("Q9002", "1800")], tmp_path / "new")
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text(json.dumps({"id": "county", "subject": "Washington County", "predicate": "inception",
+                                  "object": "1800"}) + "\n")
+    before, out, full = tmp_path / "old.jsonl", tmp_path / "re.jsonl", tmp_path / "full.jsonl"
+    with KG.open(str(old), embedder=FakeEmbedder()) as kg:
+        run_bulk(kg, read_claims(str(claims)), str(before), quiet=True)
+    was = orjson.loads(before.read_bytes())
+    assert was["verdict"] != "SUPPORTED" and was["subject_id"] == "Q9001"
+    with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
+        summary = recheck(kg, diff, str(before), str(out))
+        run_bulk(kg, read_claims(str(claims)), str(full), quiet=True)
+    assert orjson.loads(full.read_bytes())["verdict"] == "SUPPORTED"
+    assert summary.rechecked == 1 and out.read_bytes() == full.read_bytes()

@@ -3,7 +3,8 @@
 A verdict depends on (a) the statements of its subject for the properties it tried — for rules B
 (same object through another property) and C (nothing of the property), on every statement of its
 subject, (b) the evidence statements it cited, (c) the facts about those properties (constraints live
-on the property entity), and (d) for a claim named by text, which entities carry that name. The
+on the property entity), and (d) for a claim named by text, which entities carry that name and their
+statements of the property (every namesake is tried). The
 checker never reads statements pointing at the subject. Each results line becomes keys for these
 four; DuckDB joins the keys with the diff's change tables (index/diff.py) and only the claims hit are
 checked again on the new index. A result SUPPORTED by a statement holding exactly the claimed entity
@@ -144,6 +145,11 @@ def result_keys(record: dict) -> Iterator[tuple[str, str, str | None, str | None
             yield "st", ev["statement_id"], None, None
     if claim.get("predicate"):
         yield "pred", claim["predicate"], None, None  # joins no change: kept to batch the encoding (recheck)
+    # A subject given by name is tried on every entity of that name: each namesake's statements of the
+    # property count (joined through `namesakes`, linked once per distinct name).
+    if not claim.get("subject_id") and claim.get("subject") and normalise(claim["subject"]):
+        for p in props:
+            yield "name", normalise(claim["subject"]), p, None
     # Names the checker had to link: a label or alias added or removed anywhere may change the link.
     for text in ((not claim.get("subject_id")) and claim.get("subject"),
                  (not claim.get("object_id")) and claim.get("object")):
@@ -161,6 +167,8 @@ UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'any' AND
 UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'ent' AND k.a = c.subject
 UNION SELECT k.claim FROM keys k JOIN changed_entities e ON k.kind IN ('lbl', 'ent') AND k.a = e.id
 UNION SELECT k.claim FROM keys k JOIN changed_texts t ON k.kind = 'text' AND k.a = t.text
+UNION SELECT k.claim FROM keys k JOIN namesakes n ON k.kind = 'name' AND k.a = n.text
+      JOIN changed_statements c ON c.subject = n.id AND c.property = k.b
 """
 
 
@@ -221,11 +229,29 @@ def claims_to_recheck(diff, results_path: str, link=None, options: CheckOptions 
             flush()
     if cols["claim"]:
         flush()
+    _namesakes(con, diff.new)
     con.execute(f"CREATE OR REPLACE TABLE hit_claims AS {_HIT}")
     if stored:
         measured = _measured_hits(con, diff.old, diff.new, asked, link,
                                   saved=diff.saved_extra.get("changed_measures") == measure_tag())
     return {r[0] for r in con.execute("SELECT claim FROM hit_claims").fetchall()}, measured, n, others
+
+
+def _namesakes(con, new_dir: str) -> None:
+    """namesakes(text, id): the normalised labels and aliases (in NEW) of the subjects whose statements changed,
+    the names under which the checker finds them by label, so that a claim naming its subject is joined with
+    every changed entity of that name (from the changed side: a handful of entities, not every claimed name)."""
+    con.execute("CREATE OR REPLACE TABLE namesakes (text VARCHAR, id VARCHAR)")
+    labels = os.path.join(new_dir, "labels.parquet")
+    if not os.path.isfile(labels) or not con.execute("SELECT count(*) FROM keys WHERE kind = 'name'").fetchone()[0]:
+        return
+    rows = con.execute(f"""SELECT DISTINCT id, text FROM read_parquet('{labels.replace("'", "''")}')
+                           WHERE id IN (SELECT DISTINCT subject FROM changed_statements)""").fetchall()
+    pairs = {(normalise(text), eid) for eid, text in rows if text and normalise(text)}
+    con.register("namesakes_batch", pa.table({"text": [t for t, _ in pairs], "id": [i for _, i in pairs]},
+                                             schema=pa.schema([("text", pa.string()), ("id", pa.string())])))
+    con.execute("INSERT INTO namesakes SELECT * FROM namesakes_batch")
+    con.unregister("namesakes_batch")
 
 
 def _measured_hits(con, old_dir: str, new_dir: str, asked: dict[str, list], link, saved: bool = False) -> set[int]:
