@@ -566,3 +566,30 @@ def test_a_claim_named_by_text_follows_every_namesake(tmp_path):
         run_bulk(kg, read_claims(str(claims)), str(full), quiet=True)
     assert orjson.loads(full.read_bytes())["verdict"] == "SUPPORTED"
     assert summary.rechecked == 1 and out.read_bytes() == full.read_bytes()
+
+
+def test_a_predicate_named_by_text_follows_the_labels_and_aliases_of_properties(builds, tmp_path):
+    """An alias added to a property that equals a claim's predicate changes the property it is read as."""
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.bulk import run_bulk
+    from kgcheck.verifier.claims.recheck import recheck
+    from kgcheck.verifier.formats.readers import read_claims
+
+    ents = {e["id"]: e for e in _entities(TESTS / "fixtures" / "mini-dump.json")}
+    ents["P19"].setdefault("aliases", {}).setdefault("en", []).append({"language": "en",
+                                                                       "value": "came into the world at"})
+    old, new = builds[0], _build(list(ents.values()), tmp_path / "new")
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text(json.dumps({"id": "born", "subject": "Douglas Adams", "subject_id": "Q42",
+                                  "predicate": "came into the world at", "object": "Cambridge"}) + "\n")
+    before, out, full = tmp_path / "old.jsonl", tmp_path / "re.jsonl", tmp_path / "full.jsonl"
+    with KG.open(str(old), embedder=FakeEmbedder()) as kg:
+        run_bulk(kg, read_claims(str(claims)), str(before), quiet=True)
+    with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
+        summary = recheck(kg, diff, str(before), str(out))
+        run_bulk(kg, read_claims(str(claims)), str(full), quiet=True)
+    assert orjson.loads(full.read_bytes())["property_ids"][0] == "P19"
+    assert orjson.loads(before.read_bytes())["property_ids"][:1] != ["P19"]
+    assert summary.rechecked == 1 and out.read_bytes() == full.read_bytes()

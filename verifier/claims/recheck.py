@@ -150,9 +150,11 @@ def result_keys(record: dict) -> Iterator[tuple[str, str, str | None, str | None
     if not claim.get("subject_id") and claim.get("subject") and normalise(claim["subject"]):
         for p in props:
             yield "name", normalise(claim["subject"]), p, None
-    # Names the checker had to link: a label or alias added or removed anywhere may change the link.
+    # Names the checker had to link: a label or alias added or removed anywhere may change the link (a
+    # predicate's too: an alias that equals it makes it that property's).
     for text in ((not claim.get("subject_id")) and claim.get("subject"),
-                 (not claim.get("object_id")) and claim.get("object")):
+                 (not claim.get("object_id")) and claim.get("object"),
+                 (not claim.get("property_id")) and claim.get("predicate")):
         if text and normalise(text):
             yield "text", normalise(text), None, None
 
