@@ -200,7 +200,9 @@ class KG:
     def statement_rows(self, subjects: Iterable[str]) -> list[tuple]:
         """Every statement row of the subjects, not yet assembled (see ROW_*): one read that several steps can
         share — `statements_from_rows` turns the rows a step needs into Statements."""
-        return self.subject_rows(_STATEMENT_COLS, subjects)
+        # In the dump's order: without it a large IN list (a hash join) returns rows in an order that varies with
+        # the batch, and the evidence listed among equals with it (a recheck's line differed from a full check's).
+        return self.subject_rows(_STATEMENT_COLS, subjects, order="subject, statement_order")
 
     def statements_from_rows(self, rows: list[tuple], details: bool = False) -> dict[str, list[Statement]]:
         out: dict[str, list[Statement]] = defaultdict(list)
