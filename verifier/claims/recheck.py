@@ -4,10 +4,9 @@ A verdict depends on (a) the statements of its subject for the properties it tri
 (same object through another property) and C (nothing of the property), on every statement of its
 subject, (b) the evidence statements it cited, (c) the facts about those properties (constraints live
 on the property entity), and (d) for a claim named by text, which entities carry that name and their
-statements of the property (every namesake is tried). The
-checker never reads statements pointing at the subject. Each results line becomes keys for these
-four; DuckDB joins the keys with the diff's change tables (index/diff.py) and only the claims hit are
-checked again on the new index. A result SUPPORTED by a statement holding exactly the claimed entity
+statements of the property (every namesake is tried). The checker never reads statements pointing at
+the subject. Each results line becomes keys for these four; DuckDB joins the keys with the diff's
+change tables (index/diff.py) and only the claims hit are checked again on the new index. A result SUPPORTED by a statement holding exactly the claimed entity
 (`held_value`) is not moved by its property's other statements taking other values: those are joined
 only when they come to hold or stop holding that entity, or change rank. Not traced: a change deeper in
 a located-in / part-of chain of a value that no cited statement shows.
@@ -312,8 +311,8 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
             batch_size: int = 20000) -> RecheckSummary:
     """Write `out_path`: RESULTS with the reachable claims checked again on `kg` (the new index)."""
     refuse_output_as_input(results_path, out_path, "the results file")
-    refuse_foreign_output(out_path, "results")
     _refuse_tables(results_path, out_path)
+    refuse_foreign_output(out_path, "results")
     summary = RecheckSummary()
     started = time.monotonic()
     # Verdicts read off graph-wide measures can flip without a change to their own statements (remeasure.py).
