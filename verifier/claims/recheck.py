@@ -6,10 +6,11 @@ subject, (b) the evidence statements it cited, (c) the facts about those propert
 on the property entity), and (d) for a claim named by text, which entities carry that name and their
 statements of the property (every namesake is tried). The checker never reads statements pointing at
 the subject. Each results line becomes keys for these four; DuckDB joins the keys with the diff's
-change tables (index/diff.py) and only the claims hit are checked again on the new index. A result SUPPORTED by a statement holding exactly the claimed entity
-(`held_value`) is not moved by its property's other statements taking other values: those are joined
-only when they come to hold or stop holding that entity, or change rank. Not traced: a change deeper in
-a located-in / part-of chain of a value that no cited statement shows.
+change tables (index/diff.py) and only the claims hit are checked again on the new index. A result
+SUPPORTED by a statement holding exactly the claimed entity (`held_value`) is not moved by its
+property's other statements taking other values: those are joined only when they come to hold or stop
+holding that entity, or change rank. Not traced: a change deeper in a located-in / part-of chain of a
+value that no cited statement shows; which of a subject's measured rows is the loosest (README).
 """
 from __future__ import annotations
 
