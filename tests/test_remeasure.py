@@ -239,3 +239,61 @@ def test_a_hand_edited_or_broken_saved_measure_table_is_compared_again(kg_of, tm
             assert "changed_measures" not in diff.saved_extra
         summary = recheck(new, diff, str(results), str(tmp_path / "out.jsonl"))
     assert summary.measures_changed == 1 and [f["id"] for f in summary.flipped] == ["club"]
+
+
+def _measure_build(directory, rows, edges):
+    """A build directory holding only measure_class.parquet (property, class, subjects, several, pooled_subjects,
+    pooled_several) and hierarchy_edges.parquet (subject, property, parent)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    os.makedirs(directory, exist_ok=True)
+    names = ("property", "class", "subjects", "several", "pooled_subjects", "pooled_several")
+    pq.write_table(pa.table({n: [r[i] for r in rows] for i, n in enumerate(names)}),
+                   os.path.join(directory, "measure_class.parquet"))
+    pq.write_table(pa.table({"subject": [e[0] for e in edges], "property": ["P279"] * len(edges),
+                             "parent": [e[1] for e in edges]}), os.path.join(directory, "hierarchy_edges.parquet"))
+    return str(directory)
+
+
+def _python_loosest(rows, own, edges):
+    """The by-class test as the checker runs it (byclass.nearest_measured + facts._measured) on the same rows."""
+    from kgcheck.verifier.claims.byclass import ClassShare, nearest_measured
+    from kgcheck.verifier.claims.facts import MIN_SUBJECTS, _measured
+
+    by_class = {r[1]: r for r in rows}
+    direct = lambda cs: {c: ClassShare(c, by_class[c][2], by_class[c][3]) for c in cs if c in by_class}
+    pooled = lambda cs: {c: ClassShare(c, by_class[c][4], by_class[c][5]) for c in cs if c in by_class}
+    parents = lambda cs: {c: [p for s, p in edges if s == c] for c in cs}
+    found = nearest_measured(own, direct, pooled, parents, MIN_SUBJECTS)
+    return bool(found) and _measured("class", found[0].several, found[0].subjects, "").exclusive
+
+
+@pytest.mark.parametrize("case", ["loosest switches", "both move, same loosest", "hand-over to a superclass"])
+def test_the_loosest_class_is_compared_on_both_builds(tmp_path, case):
+    """A row whose counts moved without its own outcome changing can become the loosest class and so change the
+    by-class test: the claim is re-checked exactly when the checker's own test (nearest_measured) differs."""
+    from kgcheck.verifier.claims.remeasure import loosest_class_flips
+
+    own, edges = ["Qsovereign", "Qcountry"], []
+    old_rows = [("P1", "Qsovereign", 50, 2.0, 50, 2.0), ("P1", "Qcountry", 118, 4.0, 118, 4.0)]
+    new_rows = {"loosest switches": [("P1", "Qsovereign", 49, 2.0, 49, 2.0), ("P1", "Qcountry", 121, 5.0, 121, 5.0)],
+                "both move, same loosest": [("P1", "Qsovereign", 52, 3.0, 52, 3.0),
+                                            ("P1", "Qcountry", 121, 4.0, 121, 4.0)]}.get(case)
+    if case == "hand-over to a superclass":  # own classes too small: the superclass's pooled counts decide
+        own, edges = ["Qisland"], [("Qisland", "Qland")]
+        old_rows = [("P1", "Qisland", 5, 0.0, 5, 0.0), ("P1", "Qland", 10, 0.0, 40, 2.0)]
+        new_rows = [("P1", "Qisland", 5, 0.0, 5, 0.0), ("P1", "Qland", 10, 0.0, 80, 2.0)]
+    old = _measure_build(tmp_path / "old", old_rows, edges)
+    new = _measure_build(tmp_path / "new", new_rows, edges)
+    con = duckdb.connect()
+    con.execute("CREATE TABLE measured_keys AS SELECT 7 AS claim, 'Qs' AS subject, 'P1' AS property, "
+                "NULL::VARCHAR AS value, false AS open")
+    con.execute("CREATE TABLE subject_statements (subject VARCHAR, property VARCHAR, entity_id VARCHAR, rank VARCHAR)")
+    con.executemany("INSERT INTO subject_statements VALUES ('Qs', 'P31', ?, 'normal')", [[c] for c in own])
+    con.execute("CREATE TABLE changed_measures (kind VARCHAR, property VARCHAR, key VARCHAR, decides BOOLEAN)")
+    moved = [r[1] for r in new_rows if r not in old_rows]  # rows whose counts moved
+    con.executemany("INSERT INTO changed_measures VALUES ('measure_class', 'P1', ?, false)", [[c] for c in moved])
+    expected = _python_loosest(old_rows, own, edges) != _python_loosest(new_rows, own, edges)
+    assert expected == (case != "both move, same loosest")  # the cases are what they say
+    assert loosest_class_flips(con, old, new) == ({7} if expected else set())

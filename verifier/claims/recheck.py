@@ -10,7 +10,7 @@ change tables (index/diff.py) and only the claims hit are checked again on the n
 SUPPORTED by a statement holding exactly the claimed entity (`held_value`) is not moved by its
 property's other statements taking other values: those are joined only when they come to hold or stop
 holding that entity, or change rank. Not traced: a change deeper in a located-in / part-of chain of a
-value that no cited statement shows; which of a subject's measured rows is the loosest (README).
+value that no cited statement shows; which held value or other property is the loosest (README).
 """
 from __future__ import annotations
 

@@ -178,7 +178,55 @@ def measured_hits(con, old_dir: str, new_dir: str) -> set[int]:
               ON m.kind = 'measure_profile' AND m.property = o.property AND m.key = o.other AND m.decides
         UNION SELECT v.claim FROM vals v JOIN changed_measures m
               ON m.kind = 'measure_value' AND m.property = v.property AND m.key = v.value AND m.decides""").fetchall()
-    return {r[0] for r in rows} | cooccurrence_flips(con, old_dir, new_dir)
+    return ({r[0] for r in rows} | cooccurrence_flips(con, old_dir, new_dir)
+            | loosest_class_flips(con, old_dir, new_dir))
+
+
+def loosest_class_flips(con, old_dir: str, new_dir: str) -> set[int]:
+    """Claims whose by-class test comes out otherwise on OLD than on NEW although no row's own outcome changed:
+    the test reads the *loosest* measured class (byclass.nearest_measured — the subject's own classes with
+    MIN_SUBJECTS, else the nearest superclasses' pooled counts, up to MAX_DEPTH levels; highest share, then the
+    smallest id), and a row whose counts moved can become the loosest ("sovereign state" 2/50, not exclusive,
+    on OLD; "country" 5/121, exclusive, on NEW). Only for claims one of whose classes has a row in
+    changed_measures (counts that moved); evaluated on both builds' measure_class over NEW's classes and subclass
+    edges (changes to those are keyed by measured_hits)."""
+    tables = {b: _parquet(d, "measure_class") for b, d in (("old", old_dir), ("new", new_dir))}
+    if None in tables.values():
+        return set()
+    con.execute(_decides_sql())
+    chain = [f"""c0 AS (SELECT DISTINCT k.claim, k.property, s.entity_id AS class, 0 AS depth
+                        FROM k JOIN subject_statements s ON s.subject = k.subject
+                        AND s.property = '{INSTANCE_OF}' AND s.rank <> 'deprecated' WHERE s.entity_id IS NOT NULL)"""]
+    for depth in range(1, MAX_DEPTH + 1):
+        chain.append(f"""c{depth} AS (SELECT DISTINCT c.claim, c.property, p.entity_id AS class, {depth} AS depth
+                                      FROM c{depth - 1} c JOIN parents p ON p.subject = c.class)""")
+    reached = " UNION ALL ".join(f"SELECT * FROM c{d}" for d in range(MAX_DEPTH + 1))
+    outcome = {}
+    for build, table in tables.items():
+        rows = con.execute(f"""
+            WITH k AS (SELECT DISTINCT claim, subject, property FROM measured_keys),
+            parents AS ({_subclass_edges(new_dir)}),
+            {", ".join(chain)},
+            reached AS (SELECT claim, property, class, min(depth) AS depth FROM ({reached}) GROUP BY ALL),
+            moved AS (SELECT DISTINCT r.claim, r.property FROM reached r JOIN changed_measures x
+                      ON x.kind = 'measure_class' AND x.property = r.property AND x.key = r.class),
+            cls AS (SELECT r.* FROM reached r JOIN moved USING (claim, property)),
+            m AS (FROM read_parquet('{table}') WHERE property IN (SELECT DISTINCT property FROM moved)),
+            counted AS (SELECT c.claim, c.property, c.class, c.depth,
+                               CASE WHEN c.depth = 0 THEN m.subjects ELSE m.pooled_subjects END AS n,
+                               CASE WHEN c.depth = 0 THEN m.several ELSE m.pooled_several END AS x
+                        FROM cls c JOIN m ON m.property = c.property AND m.class = c.class),
+            measured AS (SELECT * FROM counted WHERE n >= {MIN_SUBJECTS}),
+            nearest AS (SELECT claim, property, min(depth) AS depth FROM measured GROUP BY ALL),
+            ranked AS (SELECT o.claim, o.property, exclusive(o.n, o.x) AS exclusive,
+                              row_number() OVER (PARTITION BY o.claim, o.property ORDER BY o.x / o.n DESC, o.class)
+                              AS r
+                       FROM measured o JOIN nearest USING (claim, property, depth))
+            SELECT claim, property, exclusive FROM ranked WHERE r = 1""").fetchall()
+        outcome[build] = {(claim, pid): bool(exclusive) for claim, pid, exclusive in rows}
+    keys = set(outcome["old"]) | set(outcome["new"])
+    return {claim for claim, pid in keys
+            if outcome["old"].get((claim, pid), False) != outcome["new"].get((claim, pid), False)}
 
 
 def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
