@@ -2,61 +2,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import orjson
-import pytest
 from click.testing import CliRunner
 
-from conftest import TESTS
+from diff_builds import (CLAIMS, MINI, build, builds, checked_on, edited_entities,  # noqa: F401 (builds: a fixture)
+                         entities_of)
 
-
-def _entities(path: Path) -> list[dict]:
-    out = []
-    for line in path.read_text().splitlines():
-        body = line.strip().rstrip(",")
-        if body in ("[", "]", ""):
-            continue
-        try:
-            out.append(json.loads(body))
-        except json.JSONDecodeError:
-            continue  # the fixture's deliberately bad line
-    return out
-
-
-def edited_entities() -> list[dict]:
-    """The mini fixture with six known edits (see EXPECTED)."""
-    ents = {e["id"]: e for e in _entities(TESTS / "fixtures" / "mini-dump.json")}
-    ents["Q42"]["claims"]["P569"][0]["mainsnak"]["datavalue"]["value"]["time"] = "+1953-03-11T00:00:00Z"  # value
-    del ents["Q350"]["claims"]["P1082"]  # removed
-    ents["Q21"]["claims"]["P36"] = [{  # added: England's capital is London
-        "mainsnak": {"snaktype": "value", "property": "P36", "datatype": "wikibase-item", "datavalue": {
-            "type": "wikibase-entityid", "value": {"entity-type": "item", "numeric-id": 84, "id": "Q84"}}},
-        "type": "statement", "id": "Q21$edit-1", "rank": "normal"}]
-    ents["Q84"]["claims"]["P17"][0]["rank"] = "preferred"  # rank
-    ents["Q239"]["labels"]["en"]["value"] = "Bruxelles"  # label
-    del ents["Q12978"]  # entity removed (and its one statement)
-    return list(ents.values())
-
-
-def _build(entities: list[dict], out: Path) -> Path:
-    from kgcheck.index.build import build_index
-    from kgcheck.index.embed import FakeEmbedder
-    from kgcheck.ingest.pipeline import IngestOptions, ingest
-
-    dump = out.with_suffix(".json")
-    dump.write_text("[\n" + ",\n".join(json.dumps(e) for e in entities) + "\n]\n")
-    ingest(str(dump), str(out), IngestOptions(workers=1, quiet=True))
-    build_index(str(out), embedder=FakeEmbedder(), quiet=True)
-    return out
-
-
-@pytest.fixture(scope="module")
-def builds(tmp_path_factory):
-    root = tmp_path_factory.mktemp("diff")
-    old = _build(_entities(TESTS / "fixtures" / "mini-dump.json"), root / "old")
-    new = _build(edited_entities(), root / "new")
-    return old, new
 
 
 def test_diff_reports_each_known_edit(builds):
@@ -87,7 +39,7 @@ def test_diff_names_qualifier_and_reference_changes_and_their_precedence(builds,
     from kgcheck.index.diff import IndexDiff
 
     old, _ = builds
-    ents = {e["id"]: e for e in _entities(TESTS / "fixtures" / "mini-dump.json")}
+    ents = {e["id"]: e for e in entities_of(MINI)}
     q31 = {st["id"]: st for st in ents["Q31"]["claims"]["P6"]}
     q31["Q31$fixture-6"]["qualifiers"]["P582"][0]["datavalue"]["value"]["time"] = "+2020-10-27T00:00:00Z"
     q31["Q31$fixture-7"]["qualifiers"]["P580"][0]["datavalue"]["value"]["time"] = "+2021-01-01T00:00:00Z"
@@ -95,7 +47,7 @@ def test_diff_names_qualifier_and_reference_changes_and_their_precedence(builds,
     q42 = {st["id"]: st for sts in ents["Q42"]["claims"].values() for st in sts}
     q42["Q42$fixture-2"]["references"][0]["snaks"]["P854"][0]["datavalue"]["value"] = "https://example.org/other"
     del q42["Q42$fixture-1"]["references"]
-    new = _build(list(ents.values()), tmp_path / "parts")
+    new = build(list(ents.values()), tmp_path / "parts")
     with IndexDiff(str(old), str(new)) as diff:
         rows = {(sid, change) for sid, _, _, change in diff.changed_statement_rows()}
         by_part = diff.summary()["statements"]["changed_by_part"]
@@ -118,33 +70,6 @@ def test_diff_of_a_build_with_itself_is_empty(builds, tmp_path):
     assert not summary["by_property"] and not any(summary["entities"].values())
 
 
-CLAIMS = [
-    {"id": "born", "subject": "Douglas Adams", "predicate": "date of birth", "object": "11 March 1952",
-     "subject_id": "Q42", "property_id": "P569"},
-    {"id": "capital", "subject": "England", "predicate": "capital", "object": "London",
-     "subject_id": "Q21", "property_id": "P36"},
-    {"id": "brussels", "subject": "Brussels", "predicate": "country", "object": "Belgium"},
-    {"id": "uk", "subject": "United Kingdom", "predicate": "capital", "object": "London",
-     "subject_id": "Q145", "property_id": "P36"},
-    {"id": "belgium", "subject": "Belgium", "predicate": "inception", "object": "1830",
-     "subject_id": "Q31", "property_id": "P571"},
-]
-
-
-def _checked_on(index: Path, tmp_path: Path) -> tuple[Path, Path]:
-    """CLAIMS written to a file and checked on `index`: (claims file, results file)."""
-    from kgcheck.index.embed import FakeEmbedder
-    from kgcheck.index.store import KG
-    from kgcheck.verifier.claims.bulk import run_bulk
-    from kgcheck.verifier.formats.readers import read_claims
-
-    claims = tmp_path / "claims.jsonl"
-    claims.write_text("\n".join(json.dumps(c) for c in CLAIMS) + "\n")
-    results = tmp_path / "old.jsonl"
-    with KG.open(str(index), embedder=FakeEmbedder()) as kg:
-        run_bulk(kg, read_claims(str(claims)), str(results), quiet=True)
-    return claims, results
-
 
 def test_recheck_touches_only_reachable_claims_and_reports_flips(builds, tmp_path):
     from kgcheck.index.diff import IndexDiff
@@ -155,7 +80,7 @@ def test_recheck_touches_only_reachable_claims_and_reports_flips(builds, tmp_pat
     from kgcheck.verifier.formats.readers import read_claims
 
     old, new = builds
-    claims, before = _checked_on(old, tmp_path)
+    claims, before = checked_on(old, tmp_path)
     old_verdicts = {r["id"]: r["verdict"] for r in map(orjson.loads, before.read_bytes().splitlines())}
     assert old_verdicts["born"] == "SUPPORTED"
     out = tmp_path / "new.jsonl"
@@ -185,7 +110,7 @@ def test_recheck_keeps_every_other_line_in_place(builds, tmp_path):
     from kgcheck.verifier.claims.recheck import recheck
 
     old, new = builds
-    _, results = _checked_on(old, tmp_path)
+    _, results = checked_on(old, tmp_path)
     lines = results.read_bytes().splitlines()
     born = next(line for line in lines if orjson.loads(line)["id"] == "born")
     mixed = tmp_path / "mixed.jsonl"
@@ -264,7 +189,7 @@ def test_cli_recheck_writes_the_updated_results(builds, tmp_path, monkeypatch):
     assert text.exit_code == 0 and "2 verdicts flipped" in text.output and "born: SUPPORTED ->" in text.output
 
 
-def test_cli_recheck_defaults_old_to_the_kept_previous_build(builds, tmp_path, monkeypatch):
+def test_cli_recheck_defaults_old_to_the_kept_previousbuild(builds, tmp_path, monkeypatch):
     import os
 
     from kgcheck.cli import main
@@ -321,7 +246,7 @@ def test_build_keep_previous_saves_the_changes_recheck_then_reads(tmp_path, monk
 
     monkeypatch.setenv("KGCHECK_EMBEDDER", "fake-trigram")
     first, second = tmp_path / "v1.json", tmp_path / "v2.json"
-    first.write_text("[\n" + ",\n".join(json.dumps(e) for e in _entities(TESTS / "fixtures" / "mini-dump.json")) + "\n]\n")
+    first.write_text("[\n" + ",\n".join(json.dumps(e) for e in entities_of(MINI)) + "\n]\n")
     second.write_text("[\n" + ",\n".join(json.dumps(e) for e in edited_entities()) + "\n]\n")
     out = tmp_path / "index"
     runner = CliRunner()
@@ -344,24 +269,24 @@ def test_a_statement_id_repeated_under_two_subjects_is_two_statements(tmp_path):
 
     from kgcheck.index.diff import IndexDiff
 
-    ents = {e["id"]: e for e in _entities(TESTS / "fixtures" / "mini-dump.json")}
+    ents = {e["id"]: e for e in entities_of(MINI)}
     twin = copy.deepcopy(ents["Q42"])
     twin["id"], twin["labels"] = "Q4200", {"en": {"language": "en", "value": "Douglas Twin"}}
     twin.pop("aliases", None)
     twin.pop("sitelinks", None)
     base = list(ents.values()) + [twin]
-    old = _build(base, tmp_path / "old")
-    same = _build(copy.deepcopy(base), tmp_path / "same")
+    old = build(base, tmp_path / "old")
+    same = build(copy.deepcopy(base), tmp_path / "same")
     edited = copy.deepcopy(base)
     edited[-1]["claims"]["P569"][0]["mainsnak"]["datavalue"]["value"]["time"] = "+1953-03-11T00:00:00Z"
-    new = _build(edited, tmp_path / "new")
+    new = build(edited, tmp_path / "new")
     with IndexDiff(str(old), str(same)) as diff:
         assert diff.changed_statement_rows() == []
     with IndexDiff(str(old), str(new)) as diff:
         assert diff.changed_statement_rows() == [("Q42$fixture-1", "Q4200", "P569", "value")]
 
 
-def test_a_failed_save_of_the_changes_never_fails_the_build(tmp_path, monkeypatch):
+def test_a_failed_save_of_the_changes_never_fails_thebuild(tmp_path, monkeypatch):
     from kgcheck.cli import main
     from kgcheck.index import diff as diff_module
     from kgcheck.index.manifest import IndexError_
@@ -382,214 +307,3 @@ def test_a_failed_save_of_the_changes_never_fails_the_build(tmp_path, monkeypatc
     assert "changes since the previous build not saved: saving the changes failed" in res.stderr
     assert (out / "manifest.json").is_file() and (tmp_path / "index.previous" / "manifest.json").is_file()
     assert not (out / "changes").exists()
-
-
-HELD = [{"id": "writer", "subject": "Douglas Adams", "predicate": "occupation", "object": "writer",
-         "subject_id": "Q42", "property_id": "P106", "object_id": "Q36180"},
-        {"id": "painter", "subject": "Douglas Adams", "predicate": "occupation", "object": "painter",
-         "subject_id": "Q42", "property_id": "P106", "object_id": "Q1028181"}]
-
-
-def _occupations(edit: str | None = None) -> list[dict]:
-    """The mini fixture with two more occupations of Q42, the last one edited: past the few other values a
-    SUPPORTED result lists as evidence (an edit of a listed one is an evidence change)."""
-    ents = {e["id"]: e for e in _entities(TESTS / "fixtures" / "mini-dump.json")}
-    occupations = ents["Q42"]["claims"]["P106"]
-    for n, qid in enumerate(("Q21", "Q31"), 1):
-        occupations.append({"mainsnak": {"snaktype": "value", "property": "P106", "datatype": "wikibase-item",
-                                         "datavalue": {"type": "wikibase-entityid", "value": {
-                                             "entity-type": "item", "numeric-id": int(qid[1:]), "id": qid}}},
-                            "type": "statement", "id": f"Q42$extra-{n}", "rank": "normal"})
-    last = occupations[-1]
-    if edit == "rank":
-        last["rank"] = "preferred"
-    elif edit:
-        value = last["mainsnak"]["datavalue"]["value"]
-        value["id"] = {"another value": "Q145", "the claimed value": "Q36180"}[edit]
-        value["numeric-id"] = int(value["id"][1:])
-    return list(ents.values())
-
-
-@pytest.fixture(scope="module")
-def more_occupations(tmp_path_factory):
-    return _build(_occupations(), tmp_path_factory.mktemp("occupations") / "old")
-
-
-@pytest.mark.parametrize("edit, rechecked", [("another value", {"painter"}),
-                                             ("the claimed value", {"painter", "writer"}),
-                                             ("rank", {"painter", "writer"})])
-def test_a_value_the_graph_holds_is_rechecked_only_when_its_property_may_hold_it_otherwise(more_occupations, tmp_path,
-                                                                                           edit, rechecked):
-    """SUPPORTED by a statement holding the claimed value: another statement of the property changing to a third
-    value cannot move it (not re-checked); one coming to hold the claimed value, or a rank change, can. A claim
-    the graph does not hold reads every value of the property: re-checked on any of these edits."""
-    from kgcheck.index.diff import IndexDiff
-    from kgcheck.index.embed import FakeEmbedder
-    from kgcheck.index.store import KG
-    from kgcheck.verifier.claims.bulk import run_bulk
-    from kgcheck.verifier.claims.recheck import recheck
-    from kgcheck.verifier.formats.readers import read_claims
-
-    old = more_occupations
-    new = _build(_occupations(edit), tmp_path / "new")
-    claims = tmp_path / "claims.jsonl"
-    claims.write_text("\n".join(json.dumps(c) for c in HELD) + "\n")
-    before, out, full = tmp_path / "old.jsonl", tmp_path / "re.jsonl", tmp_path / "full.jsonl"
-    with KG.open(str(old), embedder=FakeEmbedder()) as kg:
-        run_bulk(kg, read_claims(str(claims)), str(before), quiet=True)
-    assert [r["verdict"] for r in map(orjson.loads, before.read_bytes().splitlines())][0] == "SUPPORTED"
-    with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
-        summary = recheck(kg, diff, str(before), str(out))
-        run_bulk(kg, read_claims(str(claims)), str(full), quiet=True)
-    untouched = before.read_bytes().splitlines()
-    re_lines, full_lines = out.read_bytes().splitlines(), full.read_bytes().splitlines()
-    assert summary.rechecked == len(rechecked)
-    assert {orjson.loads(line)["id"] for line, was in zip(re_lines, untouched) if line != was} <= rechecked
-    assert [orjson.loads(x)["verdict"] for x in re_lines] == [orjson.loads(x)["verdict"] for x in full_lines]
-
-
-def test_a_claim_on_a_property_the_subject_lacks_follows_the_subjects_other_statements(builds, tmp_path):
-    """Rules B and C read every statement of the subject: a statement added under another property that links
-    the subject to the claimed object turns "no statement of located in" into "linked through country"."""
-    from kgcheck.index.diff import IndexDiff
-    from kgcheck.index.embed import FakeEmbedder
-    from kgcheck.index.store import KG
-    from kgcheck.verifier.claims.bulk import run_bulk
-    from kgcheck.verifier.claims.recheck import recheck
-    from kgcheck.verifier.formats.readers import read_claims
-
-    ents = {e["id"]: e for e in _entities(TESTS / "fixtures" / "mini-dump.json")}
-    ents["Q42"]["claims"]["P17"] = [{"mainsnak": {"snaktype": "value", "property": "P17", "datatype": "wikibase-item",
-                                                  "datavalue": {"type": "wikibase-entityid", "value": {
-                                                      "entity-type": "item", "numeric-id": 84, "id": "Q84"}}},
-                                     "type": "statement", "id": "Q42$added-1", "rank": "normal"}]
-    old, new = builds[0], _build(list(ents.values()), tmp_path / "new")
-    claims = tmp_path / "claims.jsonl"
-    claims.write_text(json.dumps({"id": "lacks", "subject": "Douglas Adams", "predicate": "located in",
-                                  "object": "London", "subject_id": "Q42", "property_id": "P131",
-                                  "object_id": "Q84"}) + "\n")
-    before, out, full = tmp_path / "old.jsonl", tmp_path / "re.jsonl", tmp_path / "full.jsonl"
-    with KG.open(str(old), embedder=FakeEmbedder()) as kg:
-        run_bulk(kg, read_claims(str(claims)), str(before), quiet=True)
-    assert orjson.loads(before.read_bytes())["rule"] == "C"
-    with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
-        summary = recheck(kg, diff, str(before), str(out))
-        run_bulk(kg, read_claims(str(claims)), str(full), quiet=True)
-    assert "country" in orjson.loads(full.read_bytes())["reason"]
-    assert summary.rechecked == 1 and out.read_bytes() == full.read_bytes()
-
-
-def test_a_byte_order_mark_before_the_first_result_is_kept_and_read_past(builds, tmp_path):
-    from kgcheck.index.diff import IndexDiff
-    from kgcheck.index.embed import FakeEmbedder
-    from kgcheck.index.store import KG
-    from kgcheck.verifier.claims.recheck import recheck
-
-    old, new = builds
-    _, results = _checked_on(old, tmp_path)
-    marked = tmp_path / "marked.jsonl"
-    marked.write_bytes(b"\xef\xbb\xbf" + results.read_bytes())
-    assert orjson.loads(results.read_bytes().splitlines()[0])["id"] == "born"  # the first line flips
-    with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
-        plain = recheck(kg, diff, str(results), str(tmp_path / "plain.jsonl"))
-        bom = recheck(kg, diff, str(marked), str(tmp_path / "bom.jsonl"))
-    assert (bom.results, bom.rechecked, bom.not_results) == (plain.results, plain.rechecked, 0)
-    assert (tmp_path / "bom.jsonl").read_bytes() == b"\xef\xbb\xbf" + (tmp_path / "plain.jsonl").read_bytes()
-
-
-def test_closed_world_results_are_rechecked_closed_world_only(builds, tmp_path, monkeypatch):
-    """Results of `check --closed-world` re-checked with the default open-world reading would mix two readings in
-    one file: refused unless --closed-world is given again."""
-    from kgcheck.cli import main
-    from kgcheck.index.embed import FakeEmbedder
-    from kgcheck.index.store import KG
-    from kgcheck.verifier.claims.bulk import run_bulk
-    from kgcheck.verifier.claims.check import CheckOptions
-    from kgcheck.verifier.formats.readers import read_claims
-
-    monkeypatch.setenv("KGCHECK_EMBEDDER", "fake-trigram")
-    old, new = builds
-    claims = tmp_path / "claims.jsonl"
-    claims.write_text("\n".join(json.dumps(c) for c in CLAIMS + HELD[1:]) + "\n")
-    results = tmp_path / "closed.jsonl"
-    with KG.open(str(old), embedder=FakeEmbedder()) as kg:
-        run_bulk(kg, read_claims(str(claims)), str(results), CheckOptions(closed_world=True), quiet=True)
-    lines = results.read_bytes().splitlines()
-    painter = [n for n, line in enumerate(lines, 1) if orjson.loads(line)["id"] == "painter"][0]
-    assert orjson.loads(lines[painter - 1])["exclusivity"] == "closed-world"
-    args = ["recheck", str(results), "--index", str(new), "--old", str(old), "-o", str(tmp_path / "re.jsonl")]
-    res = CliRunner().invoke(main, args)
-    assert res.exit_code == 1 and f"closed.jsonl:{painter}: a verdict of `check --closed-world`" in res.output
-    assert not (tmp_path / "re.jsonl").exists()
-    res = CliRunner().invoke(main, [*args, "--closed-world", "--json"])
-    assert res.exit_code == 0, res.output
-    rechecked = {r["id"]: r for r in map(orjson.loads, (tmp_path / "re.jsonl").read_bytes().splitlines())}
-    assert rechecked["born"]["verdict"] == "REFUTED" and rechecked["painter"]["exclusivity"] == "closed-world"
-
-
-def _county(qid: str, inception: str | None) -> dict:
-    entity = {"type": "item", "id": qid, "labels": {"en": {"language": "en", "value": "Washington County"}},
-              "descriptions": {}, "aliases": {}, "claims": {}}
-    if inception:
-        entity["claims"]["P571"] = [{"mainsnak": {"snaktype": "value", "property": "P571", "datatype": "time",
-                                                  "datavalue": {"type": "time", "value": {
-                                                      "time": f"+{inception}-00-00T00:00:00Z", "timezone": 0,
-                                                      "before": 0, "after": 0, "precision": 9,
-                                                      "calendarmodel": "http://www.wikidata.org/entity/Q1985727"}}},
-                                     "type": "statement", "id": f"{qid}$inception", "rank": "normal"}]
-    return entity
-
-
-def test_a_claim_named_by_text_follows_every_namesake(tmp_path):
-    """A subject given by name is tried on every entity of that name: a statement added to another namesake
-    than the one the old verdict chose flips it, so the namesakes' statements are keys too."""
-    from kgcheck.index.diff import IndexDiff
-    from kgcheck.index.embed import FakeEmbedder
-    from kgcheck.index.store import KG
-    from kgcheck.verifier.claims.bulk import run_bulk
-    from kgcheck.verifier.claims.recheck import recheck
-    from kgcheck.verifier.formats.readers import read_claims
-
-    base = _entities(TESTS / "fixtures" / "mini-dump.json")
-    old = _build(base + [_county("Q9001", "1799"), _county("Q9002", None)], tmp_path / "old")
-    new = _build(base + [_county("Q9001", "1799"), _county("Q9002", "1800")], tmp_path / "new")
-    claims = tmp_path / "claims.jsonl"
-    claims.write_text(json.dumps({"id": "county", "subject": "Washington County", "predicate": "inception",
-                                  "object": "1800"}) + "\n")
-    before, out, full = tmp_path / "old.jsonl", tmp_path / "re.jsonl", tmp_path / "full.jsonl"
-    with KG.open(str(old), embedder=FakeEmbedder()) as kg:
-        run_bulk(kg, read_claims(str(claims)), str(before), quiet=True)
-    was = orjson.loads(before.read_bytes())
-    assert was["verdict"] != "SUPPORTED" and was["subject_id"] == "Q9001"
-    with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
-        summary = recheck(kg, diff, str(before), str(out))
-        run_bulk(kg, read_claims(str(claims)), str(full), quiet=True)
-    assert orjson.loads(full.read_bytes())["verdict"] == "SUPPORTED"
-    assert summary.rechecked == 1 and out.read_bytes() == full.read_bytes()
-
-
-def test_a_predicate_named_by_text_follows_the_labels_and_aliases_of_properties(builds, tmp_path):
-    """An alias added to a property that equals a claim's predicate changes the property it is read as."""
-    from kgcheck.index.diff import IndexDiff
-    from kgcheck.index.embed import FakeEmbedder
-    from kgcheck.index.store import KG
-    from kgcheck.verifier.claims.bulk import run_bulk
-    from kgcheck.verifier.claims.recheck import recheck
-    from kgcheck.verifier.formats.readers import read_claims
-
-    ents = {e["id"]: e for e in _entities(TESTS / "fixtures" / "mini-dump.json")}
-    ents["P19"].setdefault("aliases", {}).setdefault("en", []).append({"language": "en",
-                                                                       "value": "came into the world at"})
-    old, new = builds[0], _build(list(ents.values()), tmp_path / "new")
-    claims = tmp_path / "claims.jsonl"
-    claims.write_text(json.dumps({"id": "born", "subject": "Douglas Adams", "subject_id": "Q42",
-                                  "predicate": "came into the world at", "object": "Cambridge"}) + "\n")
-    before, out, full = tmp_path / "old.jsonl", tmp_path / "re.jsonl", tmp_path / "full.jsonl"
-    with KG.open(str(old), embedder=FakeEmbedder()) as kg:
-        run_bulk(kg, read_claims(str(claims)), str(before), quiet=True)
-    with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
-        summary = recheck(kg, diff, str(before), str(out))
-        run_bulk(kg, read_claims(str(claims)), str(full), quiet=True)
-    assert orjson.loads(full.read_bytes())["property_ids"][0] == "P19"
-    assert orjson.loads(before.read_bytes())["property_ids"][:1] != ["P19"]
-    assert summary.rechecked == 1 and out.read_bytes() == full.read_bytes()
