@@ -27,7 +27,7 @@ from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.bulk import batched
 from kgcheck.verifier.claims.check import Checker, CheckOptions
 from kgcheck.verifier.claims.remeasure import (OPEN, changed_measures, has_measures, is_measured, measure_gate,
-                                               measure_tag, measured_hits)
+                                               measure_tag, measured_hits, parquet_path)
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.serialize import verdict_to_dict
 from kgcheck.verifier.formats.writers import refuse_foreign_output, refuse_output_as_input, table_format
@@ -244,10 +244,10 @@ def _namesakes(con, new_dir: str) -> None:
     the names under which the checker finds them by label, so that a claim naming its subject is joined with
     every changed entity of that name (from the changed side: a handful of entities, not every claimed name)."""
     con.execute("CREATE OR REPLACE TABLE namesakes (text VARCHAR, id VARCHAR)")
-    labels = os.path.join(new_dir, "labels.parquet")
-    if not os.path.isfile(labels) or not con.execute("SELECT count(*) FROM keys WHERE kind = 'name'").fetchone()[0]:
+    labels = parquet_path(new_dir, "labels")
+    if not labels or not con.execute("SELECT count(*) FROM keys WHERE kind = 'name'").fetchone()[0]:
         return
-    rows = con.execute(f"""SELECT DISTINCT id, text FROM read_parquet('{labels.replace("'", "''")}')
+    rows = con.execute(f"""SELECT DISTINCT id, text FROM read_parquet('{labels}')
                            WHERE id IN (SELECT DISTINCT subject FROM changed_statements)""").fetchall()
     pairs = {(normalise(text), eid) for eid, text in rows if text and normalise(text)}
     con.register("namesakes_batch", pa.table({"text": [t for t, _ in pairs], "id": [i for _, i in pairs]},

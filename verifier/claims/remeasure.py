@@ -43,7 +43,8 @@ def is_measured(record: dict) -> bool:
     return record.get("exclusivity") in MEASURED and bool(record.get("property_ids"))
 
 
-def _parquet(directory: str, name: str) -> str | None:
+def parquet_path(directory: str, name: str) -> str | None:
+    """DIR/NAME.parquet quoted for a SQL string, or None when the build has no such table."""
     path = os.path.join(directory, f"{name}.parquet")
     return path.replace("'", "''") if os.path.isfile(path) else None
 
@@ -63,7 +64,7 @@ def _decides_sql() -> str:
 
 def has_measures(old_dir: str, new_dir: str) -> bool:
     """Both builds store the measure tables (index schema 3 and later)."""
-    return all(_parquet(d, n) for d in (old_dir, new_dir) for n in MEASURE_TABLES)
+    return all(parquet_path(d, n) for d in (old_dir, new_dir) for n in MEASURE_TABLES)
 
 
 CHANGED_MEASURES_VERSION = 1  # raise when changed_measures compares otherwise: saved tables are then made again
@@ -99,7 +100,7 @@ def changed_measures(con, old_dir: str, new_dir: str, every: bool = False, saved
         con.execute(f"CREATE OR REPLACE TABLE changed_measures AS FROM saved_changed_measures WHERE {asked}")
         return
     con.execute(_decides_sql())
-    paths = {n: (_parquet(old_dir, n), _parquet(new_dir, n)) for n in MEASURE_TABLES}
+    paths = {n: (parquet_path(old_dir, n), parquet_path(new_dir, n)) for n in MEASURE_TABLES}
     tests = {"measure_class": "[decision({0}.subjects, {0}.several), decision({0}.pooled_subjects, {0}.pooled_several)]",
              "measure_value": "others({0}.subjects, {0}.several)", "measure_profile": "others({0}.subjects, {0}.several)"}
     parts = []
@@ -126,7 +127,7 @@ def changed_measures(con, old_dir: str, new_dir: str, every: bool = False, saved
 
 def _subject_statements(con, new_dir: str) -> None:
     """TEMP subject_statements: NEW's statements of the measured results' subjects, read once for both tests."""
-    statements = _parquet(new_dir, "statements")
+    statements = parquet_path(new_dir, "statements")
     con.execute(f"""CREATE OR REPLACE TEMP TABLE subject_statements AS
         SELECT subject, property, entity_id, rank FROM read_parquet('{statements}')
         WHERE subject IN (SELECT DISTINCT subject FROM measured_keys)""")
@@ -135,11 +136,23 @@ def _subject_statements(con, new_dir: str) -> None:
 def _subclass_edges(new_dir: str) -> str:
     """SQL for NEW's subclass-of edges (subject, entity_id), not deprecated: the narrow hierarchy_edges table of
     a current build (index/build.py), else the statements file."""
-    edges = _parquet(new_dir, HIERARCHY_TABLE)
+    edges = parquet_path(new_dir, HIERARCHY_TABLE)
     if edges:
         return f"SELECT subject, parent AS entity_id FROM read_parquet('{edges}') WHERE property = '{SUBCLASS_OF}'"
-    return (f"SELECT subject, entity_id FROM read_parquet('{_parquet(new_dir, 'statements')}') "
+    return (f"SELECT subject, entity_id FROM read_parquet('{parquet_path(new_dir, 'statements')}') "
             f"WHERE property = '{SUBCLASS_OF}' AND rank <> 'deprecated' AND entity_id IS NOT NULL")
+
+
+def _class_chain() -> str:
+    """CTEs c0..c<MAX_DEPTH> (claim, property, class, depth): the classes of each keyed subject (k, from
+    subject_statements) and their superclasses step by step (parents) — the walk of the by-class measures."""
+    chain = [f"""c0 AS (SELECT DISTINCT k.claim, k.property, s.entity_id AS class, 0 AS depth
+                        FROM k JOIN subject_statements s ON s.subject = k.subject
+                        AND s.property = '{INSTANCE_OF}' AND s.rank <> 'deprecated' WHERE s.entity_id IS NOT NULL)"""]
+    for depth in range(1, MAX_DEPTH + 1):
+        chain.append(f"""c{depth} AS (SELECT DISTINCT c.claim, c.property, p.entity_id AS class, {depth} AS depth
+                                      FROM c{depth - 1} c JOIN parents p ON p.subject = c.class)""")
+    return ", ".join(chain)
 
 
 def measured_hits(con, old_dir: str, new_dir: str) -> set[int]:
@@ -148,18 +161,13 @@ def measured_hits(con, old_dir: str, new_dir: str) -> set[int]:
     whose test's outcome changed (see the module text), or, for an open verdict, whose co-occurrence test
     (`cooccurrence_flips`) decides otherwise on the two builds."""
     _subject_statements(con, new_dir)
-    chain = [f"""c0 AS (SELECT DISTINCT k.claim, k.property, s.entity_id AS class FROM k JOIN own s
-                        ON s.subject = k.subject AND s.property = '{INSTANCE_OF}' WHERE s.entity_id IS NOT NULL)"""]
-    for depth in range(1, MAX_DEPTH + 1):
-        chain.append(f"""c{depth} AS (SELECT DISTINCT c.claim, c.property, p.entity_id AS class
-                                      FROM c{depth - 1} c JOIN parents p ON p.subject = c.class)""")
-    classes = " UNION ".join(f"SELECT * FROM c{d}" for d in range(MAX_DEPTH + 1))
+    classes = " UNION ".join(f"SELECT claim, property, class FROM c{d}" for d in range(MAX_DEPTH + 1))
     rows = con.execute(f"""
         WITH k AS (SELECT DISTINCT claim, subject, property, open FROM measured_keys),
         every AS (SELECT subject, property, entity_id, rank FROM subject_statements),
         own AS (SELECT subject, property, entity_id FROM every WHERE rank <> 'deprecated'),
         parents AS ({_subclass_edges(new_dir)}),
-        {", ".join(chain)},
+        {_class_chain()},
         classes AS ({classes}),
         vals AS (SELECT claim, property, value, open FROM measured_keys WHERE value IS NOT NULL
                  UNION SELECT k.claim, k.property, s.entity_id, k.open FROM k JOIN own s USING (subject, property)
@@ -190,23 +198,17 @@ def loosest_class_flips(con, old_dir: str, new_dir: str) -> set[int]:
     on OLD; "country" 5/121, exclusive, on NEW). Only for claims one of whose classes has a row in
     changed_measures (counts that moved); evaluated on both builds' measure_class over NEW's classes and subclass
     edges (changes to those are keyed by measured_hits)."""
-    tables = {b: _parquet(d, "measure_class") for b, d in (("old", old_dir), ("new", new_dir))}
+    tables = {b: parquet_path(d, "measure_class") for b, d in (("old", old_dir), ("new", new_dir))}
     if None in tables.values():
         return set()
     con.execute(_decides_sql())
-    chain = [f"""c0 AS (SELECT DISTINCT k.claim, k.property, s.entity_id AS class, 0 AS depth
-                        FROM k JOIN subject_statements s ON s.subject = k.subject
-                        AND s.property = '{INSTANCE_OF}' AND s.rank <> 'deprecated' WHERE s.entity_id IS NOT NULL)"""]
-    for depth in range(1, MAX_DEPTH + 1):
-        chain.append(f"""c{depth} AS (SELECT DISTINCT c.claim, c.property, p.entity_id AS class, {depth} AS depth
-                                      FROM c{depth - 1} c JOIN parents p ON p.subject = c.class)""")
     reached = " UNION ALL ".join(f"SELECT * FROM c{d}" for d in range(MAX_DEPTH + 1))
     outcome = {}
     for build, table in tables.items():
         rows = con.execute(f"""
             WITH k AS (SELECT DISTINCT claim, subject, property FROM measured_keys),
             parents AS ({_subclass_edges(new_dir)}),
-            {", ".join(chain)},
+            {_class_chain()},
             reached AS (SELECT claim, property, class, min(depth) AS depth FROM ({reached}) GROUP BY ALL),
             moved AS (SELECT DISTINCT r.claim, r.property FROM reached r JOIN changed_measures x
                       ON x.kind = 'measure_class' AND x.property = r.property AND x.key = r.class),
@@ -237,7 +239,7 @@ def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
     beside any x (statements_by_object); the verdict refutes when every such z is excluded. The subject's own
     values are NEW's on both sides (subject_statements, made by measured_hits): a change to them is keyed by
     recheck.py already."""
-    paths = {b: {n: _parquet(d, n) for n in ("subject_best", "measure_value", "statements_by_object")}
+    paths = {b: {n: parquet_path(d, n) for n in ("subject_best", "measure_value", "statements_by_object")}
              for b, d in (("old", old_dir), ("new", new_dir))}
     if any(None in p.values() for p in paths.values()):
         return set()
