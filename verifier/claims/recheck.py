@@ -90,20 +90,43 @@ _CLAIM_TEXTS = ("subject", "predicate", "object", "subject_id", "property_id", "
 
 def _is_result(record: dict | None) -> bool:
     """A line of the shape kgcheck writes for a result. Any other line (an error record, another tool's line, a
-    hand edit of the wrong shape) is copied as it is, never re-checked: its fields cannot be trusted as keys."""
+    hand edit of the wrong shape) is copied as it is, never re-checked: its fields cannot be trusted as keys.
+    Plain loops rather than all(<generator>): this runs once per line of files of millions of results."""
     if not isinstance(record, dict) or not isinstance(record.get("verdict"), str):
         return False
-    rid, claim, props, evidence = (record.get(k) for k in ("id", "claim", "property_ids", "evidence"))
+    rid = record.get("id")
     if isinstance(rid, bool) or not isinstance(rid, (str, int)) or rid == "":
         return False
-    if claim is not None and not (isinstance(claim, dict) and all(isinstance(claim.get(k), _TEXT) for k in _CLAIM_TEXTS)
-                                  and isinstance(claim.get("qualifiers") or [], list)
-                                  and all(isinstance(q, list) and len(q) == 2 for q in claim.get("qualifiers") or [])):
+    claim = record.get("claim")
+    if claim is not None:
+        if not isinstance(claim, dict):
+            return False
+        for k in _CLAIM_TEXTS:
+            if not isinstance(claim.get(k), _TEXT):
+                return False
+        qualifiers = claim.get("qualifiers") or []
+        if not isinstance(qualifiers, list):
+            return False
+        for q in qualifiers:
+            if not (isinstance(q, list) and len(q) == 2):
+                return False
+    if not (isinstance(record.get("subject_id"), _TEXT) and isinstance(record.get("exclusivity"), _TEXT)):
         return False
-    return (isinstance(record.get("subject_id"), _TEXT) and isinstance(record.get("exclusivity"), _TEXT)
-            and (props is None or isinstance(props, list) and all(isinstance(p, _TEXT) for p in props))
-            and (evidence is None or isinstance(evidence, list)
-                 and all(isinstance(e, dict) and isinstance(e.get("statement_id"), _TEXT) for e in evidence)))
+    props = record.get("property_ids")
+    if props is not None:
+        if not isinstance(props, list):
+            return False
+        for p in props:
+            if not isinstance(p, _TEXT):
+                return False
+    evidence = record.get("evidence")
+    if evidence is not None:
+        if not isinstance(evidence, list):
+            return False
+        for e in evidence:
+            if not (isinstance(e, dict) and isinstance(e.get("statement_id"), _TEXT)):
+                return False
+    return True
 
 
 def held_value(record: dict) -> str | None:
@@ -143,8 +166,6 @@ def result_keys(record: dict) -> Iterator[tuple[str, str, str | None, str | None
     for ev in record.get("evidence") or []:
         if ev.get("statement_id"):
             yield "st", ev["statement_id"], None, None
-    if claim.get("predicate"):
-        yield "pred", claim["predicate"], None, None  # joins no change: kept to batch the encoding (recheck)
     # A subject given by name is tried on every entity of that name: each namesake's statements of the
     # property count (joined through `namesakes`, linked once per distinct name).
     if not claim.get("subject_id") and claim.get("subject") and normalise(claim["subject"]):
@@ -194,6 +215,7 @@ def claims_to_recheck(diff, results_path: str, link=None, options: CheckOptions 
         con.unregister("texts_batch")
     n = others = 0
     cols: dict[str, list] = {"claim": [], "kind": [], "a": [], "b": [], "held": []}
+    claims, kinds, firsts, seconds, helds = cols.values()
     asked: dict[str, list] = {"claim": [], "subject": [], "property": [], "value": [], "text": [], "open": []}
 
     def flush():
@@ -222,14 +244,14 @@ def claims_to_recheck(diff, results_path: str, link=None, options: CheckOptions 
                                                  claim.get("object") or None, record.get("exclusivity") in OPEN)):
                     asked[column].append(value)
         for kind, a, b, held in result_keys(record):
-            cols["claim"].append(line_number)
-            cols["kind"].append(kind)
-            cols["a"].append(a)
-            cols["b"].append(b)
-            cols["held"].append(held)
-        if len(cols["claim"]) >= KEY_BATCH:
+            claims.append(line_number)
+            kinds.append(kind)
+            firsts.append(a)
+            seconds.append(b)
+            helds.append(held)
+        if len(claims) >= KEY_BATCH:
             flush()
-    if cols["claim"]:
+    if claims:
         flush()
     _namesakes(con, diff.new)
     con.execute(f"CREATE OR REPLACE TABLE hit_claims AS {_HIT}")
@@ -323,11 +345,6 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
     summary.seconds_diff = time.monotonic() - started
     checker = Checker(kg, options=options)
     started = time.monotonic()
-    if wanted:
-        # One batch for every predicate the re-checked claims use (as `eval` does), not one encode per
-        # claim: the claims that reach here are few and scattered, so nothing else would batch them.
-        checker.facts.prefetch_predicates({r[0] for r in diff.con.execute(
-            "SELECT DISTINCT k.a FROM keys k JOIN hit_claims h ON k.claim = h.claim WHERE k.kind = 'pred'").fetchall()})
     # Gather the reachable claims first and check them together: they are few and scattered over the file, and
     # one call per 2,000-record window would pay the checker's per-call costs (statement fetches by
     # subject chunks, exclusivity measures) once per window instead of once. Only their lines are parsed again.
@@ -337,6 +354,9 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
             if line_number in wanted:
                 rec = orjson.loads(line)
                 todo[line_number] = claim_of(rec), {k: rec.get(k) for k in ("id", "verdict", "claim")}
+        # One batch for every predicate the re-checked claims use (as `eval` does), not one encode per
+        # claim: the claims that reach here are few and scattered, so nothing else would batch them.
+        checker.facts.prefetch_predicates({claim.predicate for claim, _ in todo.values() if claim.predicate})
     fresh: dict[int, Verdict] = {}
     for group in batched(list(todo), batch_size):
         fresh.update(zip(group, checker.check([todo[n][0] for n in group])))
