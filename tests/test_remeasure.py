@@ -288,7 +288,7 @@ def test_the_loosest_class_is_compared_on_both_builds(tmp_path, case):
     new = _measure_build(tmp_path / "new", new_rows, edges)
     con = duckdb.connect()
     con.execute("CREATE TABLE measured_keys AS SELECT 7 AS claim, 'Qs' AS subject, 'P1' AS property, "
-                "NULL::VARCHAR AS value, false AS open")
+                "NULL::VARCHAR AS value, 4 AS reached")
     con.execute("CREATE TABLE subject_statements (subject VARCHAR, property VARCHAR, entity_id VARCHAR, rank VARCHAR)")
     con.executemany("INSERT INTO subject_statements VALUES ('Qs', 'P31', ?, 'normal')", [[c] for c in own])
     con.execute("CREATE TABLE changed_measures (kind VARCHAR, property VARCHAR, key VARCHAR, decides BOOLEAN)")
@@ -297,3 +297,37 @@ def test_the_loosest_class_is_compared_on_both_builds(tmp_path, case):
     expected = _python_loosest(old_rows, own, edges) != _python_loosest(new_rows, own, edges)
     assert expected == (case != "both move, same loosest")  # the cases are what they say
     assert loosest_class_flips(con, old, new) == ({7} if expected else set())
+
+
+@pytest.mark.parametrize("row, expected", [
+    (("measure_class", "Qclass"), {"class", "value", "profile", "none"}),
+    (("measure_value", "Qx"), {"value", "profile", "none"}),
+    (("measure_profile", "P2"), {"profile", "none"}),
+    (("property", None), {"measured", "class", "value", "profile", "none"}),
+])
+def test_a_measure_row_rechecks_only_the_verdicts_that_asked_its_test(tmp_path, row, expected):
+    """judge.py asks overall, by class, by value, by profile, co-occurrence in turn and stops at the first
+    exclusive one: a row of a test after the deciding one was never read, so its change moves nothing."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from kgcheck.verifier.claims.remeasure import TESTS_READ, measured_hits
+
+    build = tmp_path / "new"
+    build.mkdir()
+    statements = [("Qs", "P31", "Qclass"), ("Qs", "P1", "Qx"), ("Qs", "P2", "Qy")]
+    pq.write_table(pa.table({"subject": [s for s, _, _ in statements], "property": [p for _, p, _ in statements],
+                             "entity_id": [e for _, _, e in statements], "rank": ["normal"] * 3}),
+                   build / "statements.parquet")
+    con = duckdb.connect()
+    names = sorted(TESTS_READ)
+    con.execute("CREATE TABLE measured_keys (claim BIGINT, subject VARCHAR, property VARCHAR, value VARCHAR, "
+                "reached TINYINT)")
+    con.executemany("INSERT INTO measured_keys VALUES (?, 'Qs', 'P1', 'Qz', ?)",
+                    [[i, TESTS_READ[name]] for i, name in enumerate(names)])
+    con.execute("CREATE TABLE changed_statements (statement_id VARCHAR, subject VARCHAR, property VARCHAR, "
+                "old_entity VARCHAR, new_entity VARCHAR, change VARCHAR)")
+    con.execute("CREATE TABLE changed_measures (kind VARCHAR, property VARCHAR, key VARCHAR, decides BOOLEAN)")
+    con.execute("INSERT INTO changed_measures VALUES (?, 'P1', ?, true)", list(row))
+    hits = {names[i] for i in measured_hits(con, str(tmp_path / "old"), str(build))}
+    assert hits == expected | ({"co-occurrence"} if "none" in expected else set())

@@ -26,7 +26,7 @@ import pyarrow as pa
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.bulk import batched
 from kgcheck.verifier.claims.check import Checker, CheckOptions
-from kgcheck.verifier.claims.remeasure import (OPEN, changed_measures, has_measures, is_measured, measure_gate,
+from kgcheck.verifier.claims.remeasure import (TESTS_READ, changed_measures, has_measures, is_measured, measure_gate,
                                                measure_tag, measured_hits, parquet_path)
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.serialize import verdict_to_dict
@@ -216,7 +216,7 @@ def claims_to_recheck(diff, results_path: str, link=None, options: CheckOptions 
     n = others = 0
     cols: dict[str, list] = {"claim": [], "kind": [], "a": [], "b": [], "held": []}
     claims, kinds, firsts, seconds, helds = cols.values()
-    asked: dict[str, list] = {"claim": [], "subject": [], "property": [], "value": [], "text": [], "open": []}
+    asked: dict[str, list] = {"claim": [], "subject": [], "property": [], "value": [], "text": [], "reached": []}
 
     def flush():
         batch = pa.table(cols, schema=_KEY_SCHEMA)
@@ -241,7 +241,7 @@ def claims_to_recheck(diff, results_path: str, link=None, options: CheckOptions 
             claim = record.get("claim") or {}
             for pid in record["property_ids"]:
                 for column, value in zip(asked, (line_number, record["subject_id"], pid, claim.get("object_id"),
-                                                 claim.get("object") or None, record.get("exclusivity") in OPEN)):
+                                                 claim.get("object") or None, TESTS_READ[record["exclusivity"]])):
                     asked[column].append(value)
         for kind, a, b, held in result_keys(record):
             claims.append(line_number)
@@ -282,13 +282,13 @@ def _measured_hits(con, old_dir: str, new_dir: str, asked: dict[str, list], link
     """remeasure.measured_hits for the measured results, with their claimed values (ids, or linked names)."""
     texts = sorted({t for t, v in zip(asked["text"], asked["value"]) if t and not v})
     linked = link(texts) if link and texts else {}
-    rows: dict[str, list] = {"claim": [], "subject": [], "property": [], "value": [], "open": []}
-    for claim, subject, pid, value, text, is_open in zip(*asked.values()):
+    rows: dict[str, list] = {"claim": [], "subject": [], "property": [], "value": [], "reached": []}
+    for claim, subject, pid, value, text, reached in zip(*asked.values()):
         for v in [value] if value else (linked.get(text) or [None]):
-            for column, x in zip(rows, (claim, subject, pid, v, is_open)):
+            for column, x in zip(rows, (claim, subject, pid, v, reached)):
                 rows[column].append(x)
     schema = pa.schema([("claim", pa.int64())] + [(c, pa.string()) for c in list(rows)[1:-1]]
-                       + [("open", pa.bool_())])
+                       + [("reached", pa.int8())])
     con.register("asked_batch", pa.table(rows, schema=schema))
     con.execute("CREATE OR REPLACE TABLE measured_keys AS SELECT * FROM asked_batch")
     con.unregister("asked_batch")

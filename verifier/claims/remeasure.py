@@ -31,9 +31,11 @@ from kgcheck.index.store import HIERARCHY_TABLE
 from .cooccur import MIN_EXPECTED
 from .facts import MAX_MULTI_SHARE, MAX_MULTI_UPPER, MIN_SUBJECTS, Z95
 
-# `exclusivity` values of a result that came from measuring the graph ("constraint" and "closed-world" did not).
-MEASURED = frozenset({"measured", "class", "value", "profile", "co-occurrence", "none"})
-OPEN = frozenset({"co-occurrence", "none"})  # the verdicts that read the co-occurrence counts
+# How far down judge.py's order of measured tests (0 overall, 1 by class, 2 by value, 3 by profile, 4
+# co-occurrence) a verdict read, by the test that decided it: the tests after that one were never asked, so
+# their rows cannot move it unless the deciding test's own outcome changes (keyed by that test's rows).
+TESTS_READ = {"measured": 0, "class": 1, "value": 2, "profile": 3, "co-occurrence": 4, "none": 4}
+MEASURED = frozenset(TESTS_READ)  # `exclusivity` of a result that came from measuring the graph (not a constraint)
 CLASS_PROPERTIES = (INSTANCE_OF, SUBCLASS_OF)  # what the by-class measures group subjects by
 _KEYED = {"measure_class": ("class", "subjects, several, pooled_subjects, pooled_several"),
           "measure_value": ("value", "subjects, several"), "measure_profile": ("other", "subjects, several")}
@@ -143,11 +145,11 @@ def _subclass_edges(new_dir: str) -> str:
             f"WHERE property = '{SUBCLASS_OF}' AND rank <> 'deprecated' AND entity_id IS NOT NULL")
 
 
-def _class_chain() -> str:
-    """CTEs c0..c<MAX_DEPTH> (claim, property, class, depth): the classes of each keyed subject (k, from
-    subject_statements) and their superclasses step by step (parents) — the walk of the by-class measures."""
+def _class_chain(keys: str = "k") -> str:
+    """CTEs c0..c<MAX_DEPTH> (claim, property, class, depth): the classes of each keyed subject (the CTE `keys`,
+    from subject_statements) and their superclasses step by step (parents) — the walk of the by-class measures."""
     chain = [f"""c0 AS (SELECT DISTINCT k.claim, k.property, s.entity_id AS class, 0 AS depth
-                        FROM k JOIN subject_statements s ON s.subject = k.subject
+                        FROM {keys} k JOIN subject_statements s ON s.subject = k.subject
                         AND s.property = '{INSTANCE_OF}' AND s.rank <> 'deprecated' WHERE s.entity_id IS NOT NULL)"""]
     for depth in range(1, MAX_DEPTH + 1):
         chain.append(f"""c{depth} AS (SELECT DISTINCT c.claim, c.property, p.entity_id AS class, {depth} AS depth
@@ -156,24 +158,26 @@ def _class_chain() -> str:
 
 
 def measured_hits(con, old_dir: str, new_dir: str) -> set[int]:
-    """Claims of measured_keys(claim, subject, property, value, open) — value: a claimed value id or NULL; open:
-    the verdict found nothing exclusive (it asked the co-occurrence counts) — whose verdict read a measure row
+    """Claims of measured_keys(claim, subject, property, value, reached) — value: a claimed value id or NULL;
+    reached: TESTS_READ of its exclusivity (4: it found nothing exclusive and asked the co-occurrence counts) —
+    whose verdict read a measure row
     whose test's outcome changed (see the module text), or, for an open verdict, whose co-occurrence test
     (`cooccurrence_flips`) decides otherwise on the two builds."""
     _subject_statements(con, new_dir)
     classes = " UNION ".join(f"SELECT claim, property, class FROM c{d}" for d in range(MAX_DEPTH + 1))
     rows = con.execute(f"""
-        WITH k AS (SELECT DISTINCT claim, subject, property, open FROM measured_keys),
+        WITH k AS (SELECT DISTINCT claim, subject, property, reached FROM measured_keys),
+        by_class AS (SELECT * FROM k WHERE reached >= 1),
         every AS (SELECT subject, property, entity_id, rank FROM subject_statements),
         own AS (SELECT subject, property, entity_id FROM every WHERE rank <> 'deprecated'),
         parents AS ({_subclass_edges(new_dir)}),
-        {_class_chain()},
+        {_class_chain("by_class")},
         classes AS ({classes}),
-        vals AS (SELECT claim, property, value, open FROM measured_keys WHERE value IS NOT NULL
-                 UNION SELECT k.claim, k.property, s.entity_id, k.open FROM k JOIN own s USING (subject, property)
-                 WHERE s.entity_id IS NOT NULL),
+        vals AS (SELECT claim, property, value FROM measured_keys WHERE value IS NOT NULL AND reached >= 2
+                 UNION SELECT k.claim, k.property, s.entity_id FROM k JOIN own s USING (subject, property)
+                 WHERE s.entity_id IS NOT NULL AND k.reached >= 2),
         others AS (SELECT DISTINCT k.claim, k.property, s.property AS other FROM k JOIN every s USING (subject)
-                   WHERE s.property <> k.property)
+                   WHERE s.property <> k.property AND k.reached >= 3)
         SELECT k.claim FROM k JOIN changed_measures m ON m.kind = 'property' AND m.property = k.property
               AND m.decides
         UNION SELECT k.claim FROM k JOIN changed_statements c ON c.subject = k.subject
@@ -206,7 +210,7 @@ def loosest_class_flips(con, old_dir: str, new_dir: str) -> set[int]:
     outcome = {}
     for build, table in tables.items():
         rows = con.execute(f"""
-            WITH k AS (SELECT DISTINCT claim, subject, property FROM measured_keys),
+            WITH k AS (SELECT DISTINCT claim, subject, property FROM measured_keys WHERE reached >= 1),
             parents AS ({_subclass_edges(new_dir)}),
             {_class_chain()},
             reached AS (SELECT claim, property, class, min(depth) AS depth FROM ({reached}) GROUP BY ALL),
@@ -245,7 +249,7 @@ def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
         return set()
     con.execute("""CREATE OR REPLACE TEMP TABLE open_pairs AS
         WITH k AS (SELECT DISTINCT claim, subject, property, value AS z FROM measured_keys
-                   WHERE open AND value IS NOT NULL),
+                   WHERE reached >= 4 AND value IS NOT NULL),
         held AS (SELECT DISTINCT subject, property, entity_id FROM subject_statements
                  WHERE rank <> 'deprecated' AND entity_id IS NOT NULL)
         SELECT k.*, s.entity_id AS x FROM k JOIN held s USING (subject, property)
