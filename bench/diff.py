@@ -122,6 +122,16 @@ def verdicts(path: str, detail: bool = False) -> dict[str, object]:
                 else r["verdict"] for r in map(json.loads, fh)}
 
 
+def evidence_differences(a: str, b: str) -> list[str]:
+    """Ids of the claims whose cited statements or corrections differ between two results files."""
+    def cited(path):
+        with open(path, "rb") as fh:
+            return {r["id"]: ([e.get("statement_id") for e in r.get("evidence") or ()], r.get("corrections"))
+                    for r in map(json.loads, fh)}
+    x, y = cited(a), cited(b)
+    return [i for i in x if x[i] != y.get(i)]
+
+
 def pipeline_claims(index: str, out: Path, n: int, seed: int) -> None:
     """N claims from INDEX's statements (entity and point-in-time values of subjects with an English label),
     with ids and English labels as claims-dev writes them; every other one corrupted: an entity value
@@ -242,6 +252,9 @@ def main() -> None:
     stale = [i for i in full_d if full_d[i] != partial_d.get(i)]
     print(f"same verdict but another exclusivity, confidence or reason (counts quoted in the reason that moved "
           f"without crossing a threshold): {len(stale):,} claims", flush=True)
+    cited = evidence_differences(str(work / "new-full.jsonl"), str(work / "new-recheck.jsonl"))
+    print(f"another list of cited statements or corrections than the full check's: {len(cited):,} claims"
+          + (f" (e.g. {', '.join(cited[:5])})" if cited else ""), flush=True)
 
     # Cold: each as its own CLI process, as an operator runs them (model load in both).
     c_full, _ = cli("check", str(claims), "--index", new, "-o", str(work / "cli-full.jsonl"), "--no-resume", "--quiet")
@@ -296,6 +309,9 @@ def pipeline(work: Path, old: str, new: str, n: int, seed: int) -> None:
           f"warm recheck {t_re:.1f} s (keys/join {re.seconds_diff:.1f} s, checking {re.seconds_check:.1f} s) vs full "
           f"check {t_full:.1f} s: {t_re / t_full:.3f}x; differs from the full check on {len(missed):,} claims"
           + (f" (e.g. {', '.join(missed[:10])})" if missed else ""), flush=True)
+    cited = evidence_differences(str(work / "pipeline-new-full.jsonl"), str(work / "pipeline-new-recheck.jsonl"))
+    print(f"pipeline: another list of cited statements or corrections than the full check's: {len(cited):,} claims"
+          + (f" (e.g. {', '.join(cited[:5])})" if cited else ""), flush=True)
 
 
 if __name__ == "__main__":

@@ -304,10 +304,14 @@ def test_the_loosest_class_is_compared_on_both_builds(tmp_path, case):
     (("measure_value", "Qx"), {"value", "profile", "none"}),
     (("measure_profile", "P2"), {"profile", "none"}),
     (("property", None), {"measured", "class", "value", "profile", "none"}),
+    (("P31", "value"), {"class", "value", "profile", "none"}),  # the subject's class changed: read from the class test
+    (("P3", "added"), {"profile", "none"}),  # another property held: read by the profile test only
+    (("P2", "removed"), {"profile", "none"}),
 ])
 def test_a_measure_row_rechecks_only_the_verdicts_that_asked_its_test(tmp_path, row, expected):
     """judge.py asks overall, by class, by value, by profile, co-occurrence in turn and stops at the first
-    exclusive one: a row of a test after the deciding one was never read, so its change moves nothing."""
+    exclusive one: a row of a test after the deciding one was never read, so its change moves nothing; the
+    subject's classes are read from the class test on, the other properties it holds by the profile test."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -328,6 +332,9 @@ def test_a_measure_row_rechecks_only_the_verdicts_that_asked_its_test(tmp_path, 
     con.execute("CREATE TABLE changed_statements (statement_id VARCHAR, subject VARCHAR, property VARCHAR, "
                 "old_entity VARCHAR, new_entity VARCHAR, change VARCHAR)")
     con.execute("CREATE TABLE changed_measures (kind VARCHAR, property VARCHAR, key VARCHAR, decides BOOLEAN)")
-    con.execute("INSERT INTO changed_measures VALUES (?, 'P1', ?, true)", list(row))
+    if row[0].startswith("P"):  # a change to one of the subject's own statements of another property
+        con.execute("INSERT INTO changed_statements VALUES ('Qs$1', 'Qs', ?, NULL, NULL, ?)", list(row))
+    else:
+        con.execute("INSERT INTO changed_measures VALUES (?, 'P1', ?, true)", list(row))
     hits = {names[i] for i in measured_hits(con, str(tmp_path / "old"), str(build))}
     assert hits == expected | ({"co-occurrence"} if "none" in expected else set())

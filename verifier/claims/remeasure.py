@@ -181,7 +181,7 @@ def measured_hits(con, old_dir: str, new_dir: str) -> set[int]:
         SELECT k.claim FROM k JOIN changed_measures m ON m.kind = 'property' AND m.property = k.property
               AND m.decides
         UNION SELECT k.claim FROM k JOIN changed_statements c ON c.subject = k.subject
-              AND (c.property = '{INSTANCE_OF}' OR c.change IN ('added', 'removed'))
+              AND (c.property = '{INSTANCE_OF}' AND k.reached >= 1 OR c.change IN ('added', 'removed') AND k.reached >= 3)
         UNION SELECT c.claim FROM classes c JOIN changed_measures m
               ON m.kind = 'measure_class' AND m.property = c.property AND m.key = c.class AND m.decides
         UNION SELECT c.claim FROM classes c JOIN changed_statements s
