@@ -88,10 +88,34 @@ _TEXT = (str, type(None))
 _CLAIM_TEXTS = ("subject", "predicate", "object", "subject_id", "property_id", "object_id", "kind")
 
 
+def _list_of(value, fits) -> bool:
+    """None, or a list whose every item fits."""
+    if value is None:
+        return True
+    if not isinstance(value, list):
+        return False
+    for item in value:
+        if not fits(item):
+            return False
+    return True
+
+
+def _text(value) -> bool:
+    return isinstance(value, _TEXT)
+
+
+def _qualifier(value) -> bool:
+    return isinstance(value, list) and len(value) == 2
+
+
+def _cited(value) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("statement_id"), _TEXT)
+
+
 def _is_result(record: dict | None) -> bool:
     """A line of the shape kgcheck writes for a result. Any other line (an error record, another tool's line, a
     hand edit of the wrong shape) is copied as it is, never re-checked: its fields cannot be trusted as keys.
-    Plain loops rather than all(<generator>): this runs once per line of files of millions of results."""
+    Loops (`_list_of`) rather than all(<generator>): this runs once per line of files of millions of results."""
     if not isinstance(record, dict) or not isinstance(record.get("verdict"), str):
         return False
     rid = record.get("id")
@@ -104,29 +128,10 @@ def _is_result(record: dict | None) -> bool:
         for k in _CLAIM_TEXTS:
             if not isinstance(claim.get(k), _TEXT):
                 return False
-        qualifiers = claim.get("qualifiers") or []
-        if not isinstance(qualifiers, list):
+        if not _list_of(claim.get("qualifiers") or [], _qualifier):
             return False
-        for q in qualifiers:
-            if not (isinstance(q, list) and len(q) == 2):
-                return False
-    if not (isinstance(record.get("subject_id"), _TEXT) and isinstance(record.get("exclusivity"), _TEXT)):
-        return False
-    props = record.get("property_ids")
-    if props is not None:
-        if not isinstance(props, list):
-            return False
-        for p in props:
-            if not isinstance(p, _TEXT):
-                return False
-    evidence = record.get("evidence")
-    if evidence is not None:
-        if not isinstance(evidence, list):
-            return False
-        for e in evidence:
-            if not (isinstance(e, dict) and isinstance(e.get("statement_id"), _TEXT)):
-                return False
-    return True
+    return (isinstance(record.get("subject_id"), _TEXT) and isinstance(record.get("exclusivity"), _TEXT)
+            and _list_of(record.get("property_ids"), _text) and _list_of(record.get("evidence"), _cited))
 
 
 def held_value(record: dict) -> str | None:
