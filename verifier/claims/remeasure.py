@@ -36,6 +36,7 @@ from .facts import MAX_MULTI_SHARE, MAX_MULTI_UPPER, MIN_SUBJECTS, Z95
 # their rows cannot move it unless the deciding test's own outcome changes (keyed by that test's rows).
 TESTS_READ = {"measured": 0, "class": 1, "value": 2, "profile": 3, "co-occurrence": 4, "none": 4}
 MEASURED = frozenset(TESTS_READ)  # `exclusivity` of a result that came from measuring the graph (not a constraint)
+BY_CLASS, BY_VALUE, BY_PROFILE, COOCCURRENCE = (TESTS_READ[e] for e in ("class", "value", "profile", "co-occurrence"))
 CLASS_PROPERTIES = (INSTANCE_OF, SUBCLASS_OF)  # what the by-class measures group subjects by
 _KEYED = {"measure_class": ("class", "subjects, several, pooled_subjects, pooled_several"),
           "measure_value": ("value", "subjects, several"), "measure_profile": ("other", "subjects, several")}
@@ -159,29 +160,29 @@ def _class_chain(keys: str = "k") -> str:
 
 def measured_hits(con, old_dir: str, new_dir: str) -> set[int]:
     """Claims of measured_keys(claim, subject, property, value, reached) — value: a claimed value id or NULL;
-    reached: TESTS_READ of its exclusivity (4: it found nothing exclusive and asked the co-occurrence counts) —
-    whose verdict read a measure row
-    whose test's outcome changed (see the module text), or, for an open verdict, whose co-occurrence test
-    (`cooccurrence_flips`) decides otherwise on the two builds."""
+    reached: TESTS_READ of its exclusivity (COOCCURRENCE: it found nothing exclusive and asked the co-occurrence
+    counts) — whose verdict read a measure row whose test's outcome changed (see the module text), or, for an
+    open verdict, whose co-occurrence test (`cooccurrence_flips`) decides otherwise on the two builds."""
     _subject_statements(con, new_dir)
     classes = " UNION ".join(f"SELECT claim, property, class FROM c{d}" for d in range(MAX_DEPTH + 1))
     rows = con.execute(f"""
         WITH k AS (SELECT DISTINCT claim, subject, property, reached FROM measured_keys),
-        by_class AS (SELECT * FROM k WHERE reached >= 1),
+        by_class AS (SELECT * FROM k WHERE reached >= {BY_CLASS}),
         every AS (SELECT subject, property, entity_id, rank FROM subject_statements),
         own AS (SELECT subject, property, entity_id FROM every WHERE rank <> 'deprecated'),
         parents AS ({_subclass_edges(new_dir)}),
         {_class_chain("by_class")},
         classes AS ({classes}),
-        vals AS (SELECT claim, property, value FROM measured_keys WHERE value IS NOT NULL AND reached >= 2
+        vals AS (SELECT claim, property, value FROM measured_keys WHERE value IS NOT NULL AND reached >= {BY_VALUE}
                  UNION SELECT k.claim, k.property, s.entity_id FROM k JOIN own s USING (subject, property)
-                 WHERE s.entity_id IS NOT NULL AND k.reached >= 2),
+                 WHERE s.entity_id IS NOT NULL AND k.reached >= {BY_VALUE}),
         others AS (SELECT DISTINCT k.claim, k.property, s.property AS other FROM k JOIN every s USING (subject)
-                   WHERE s.property <> k.property AND k.reached >= 3)
+                   WHERE s.property <> k.property AND k.reached >= {BY_PROFILE})
         SELECT k.claim FROM k JOIN changed_measures m ON m.kind = 'property' AND m.property = k.property
               AND m.decides
         UNION SELECT k.claim FROM k JOIN changed_statements c ON c.subject = k.subject
-              AND (c.property = '{INSTANCE_OF}' AND k.reached >= 1 OR c.change IN ('added', 'removed') AND k.reached >= 3)
+              AND (c.property = '{INSTANCE_OF}' AND k.reached >= {BY_CLASS}
+                   OR c.change IN ('added', 'removed') AND k.reached >= {BY_PROFILE})
         UNION SELECT c.claim FROM classes c JOIN changed_measures m
               ON m.kind = 'measure_class' AND m.property = c.property AND m.key = c.class AND m.decides
         UNION SELECT c.claim FROM classes c JOIN changed_statements s
@@ -207,21 +208,24 @@ def loosest_class_flips(con, old_dir: str, new_dir: str) -> set[int]:
         return set()
     con.execute(_decides_sql())
     reached = " UNION ALL ".join(f"SELECT * FROM c{d}" for d in range(MAX_DEPTH + 1))
+    # The classes each claim reaches (NEW's) are the same on both sides: walked once, counted per build.
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE loosest_candidates AS
+        WITH k AS (SELECT DISTINCT claim, subject, property FROM measured_keys WHERE reached >= {BY_CLASS}),
+        parents AS ({_subclass_edges(new_dir)}),
+        {_class_chain()},
+        reached AS (SELECT claim, property, class, min(depth) AS depth FROM ({reached}) GROUP BY ALL),
+        moved AS (SELECT DISTINCT r.claim, r.property FROM reached r JOIN changed_measures x
+                  ON x.kind = 'measure_class' AND x.property = r.property AND x.key = r.class)
+        SELECT r.* FROM reached r JOIN moved USING (claim, property)""")
     outcome = {}
     for build, table in tables.items():
         rows = con.execute(f"""
-            WITH k AS (SELECT DISTINCT claim, subject, property FROM measured_keys WHERE reached >= 1),
-            parents AS ({_subclass_edges(new_dir)}),
-            {_class_chain()},
-            reached AS (SELECT claim, property, class, min(depth) AS depth FROM ({reached}) GROUP BY ALL),
-            moved AS (SELECT DISTINCT r.claim, r.property FROM reached r JOIN changed_measures x
-                      ON x.kind = 'measure_class' AND x.property = r.property AND x.key = r.class),
-            cls AS (SELECT r.* FROM reached r JOIN moved USING (claim, property)),
-            m AS (FROM read_parquet('{table}') WHERE property IN (SELECT DISTINCT property FROM moved)),
+            WITH m AS (FROM read_parquet('{table}')
+                       WHERE property IN (SELECT DISTINCT property FROM loosest_candidates)),
             counted AS (SELECT c.claim, c.property, c.class, c.depth,
                                CASE WHEN c.depth = 0 THEN m.subjects ELSE m.pooled_subjects END AS n,
                                CASE WHEN c.depth = 0 THEN m.several ELSE m.pooled_several END AS x
-                        FROM cls c JOIN m ON m.property = c.property AND m.class = c.class),
+                        FROM loosest_candidates c JOIN m ON m.property = c.property AND m.class = c.class),
             measured AS (SELECT * FROM counted WHERE n >= {MIN_SUBJECTS}),
             nearest AS (SELECT claim, property, min(depth) AS depth FROM measured GROUP BY ALL),
             ranked AS (SELECT o.claim, o.property, exclusive(o.n, o.x) AS exclusive,
@@ -247,9 +251,9 @@ def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
              for b, d in (("old", old_dir), ("new", new_dir))}
     if any(None in p.values() for p in paths.values()):
         return set()
-    con.execute("""CREATE OR REPLACE TEMP TABLE open_pairs AS
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE open_pairs AS
         WITH k AS (SELECT DISTINCT claim, subject, property, value AS z FROM measured_keys
-                   WHERE reached >= 4 AND value IS NOT NULL),
+                   WHERE reached >= {COOCCURRENCE} AND value IS NOT NULL),
         held AS (SELECT DISTINCT subject, property, entity_id FROM subject_statements
                  WHERE rank <> 'deprecated' AND entity_id IS NOT NULL)
         SELECT k.*, s.entity_id AS x FROM k JOIN held s USING (subject, property)
