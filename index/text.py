@@ -8,7 +8,8 @@ from functools import lru_cache
 _NON_WORD = re.compile(r"[^\w]+", re.UNICODE)
 _JOINERS = re.compile(r"[.'\u2019`\u00b4]")  # "F.C." = "FC", "O'Brien" = "OBrien"
 _SPACES = re.compile(r"\s+")
-_DETACHED_POSSESSIVE = re.compile(r"(?<=\w)\s+(?=['\u2019]s\b)")  # tokenised text: "Anne 's House" = "Anne's House"
+# Tokenised text (Penn Treebank style) detaches clitics: "Anne 's House" = "Anne's House", "Ca n't" = "Can't".
+_DETACHED_CLITIC = re.compile(r"(?<=\w)\s+(?=(?:['\u2019](?:s|ll|re|ve|d|m)|n['\u2019]t)\b)")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
@@ -20,7 +21,7 @@ def normalise(text: str) -> str:
     else:
         decomposed = unicodedata.normalize("NFKD", text)
         stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    joined = _JOINERS.sub("", _DETACHED_POSSESSIVE.sub("", stripped.casefold()))
+    joined = _JOINERS.sub("", _DETACHED_CLITIC.sub("", stripped.casefold()))
     return _SPACES.sub(" ", _NON_WORD.sub(" ", joined).replace("_", " ")).strip()
 
 
@@ -32,9 +33,9 @@ def split_identifier(text: str) -> str:
 # -- vectorised form for the index build ------------------------------------------------------------
 # ASCII labels (most English labels) are normalised with Arrow compute, exactly as normalise() does
 # for ASCII (NFKD and casefold are the identity / lower() there); the rest go through normalise().
-# RE2 has no look-around, so the detached possessive is a capture-group rewrite applied twice: one
+# RE2 has no look-around, so the detached clitic is a capture-group rewrite applied twice: one
 # pass can consume the word character a neighbouring match needs ("a 's 's"), the second catches it.
-_ASCII_POSSESSIVE = r"([A-Za-z0-9_])[ \t\n\r\x0b\x0c\x1c-\x1f]+('s\b)"
+_ASCII_CLITIC = r"([A-Za-z0-9_])[ \t\n\r\x0b\x0c\x1c-\x1f]+((?:'s|'ll|'re|'ve|'d|'m|n't)\b)"
 
 
 def normalise_array(texts):
@@ -48,7 +49,7 @@ def normalise_array(texts):
     ascii_mask = pc.fill_null(pc.string_is_ascii(texts), True)
     out = pc.ascii_lower(texts)
     for _ in range(2):
-        out = pc.replace_substring_regex(out, _ASCII_POSSESSIVE, r"\1\2")
+        out = pc.replace_substring_regex(out, _ASCII_CLITIC, r"\1\2")
     out = pc.replace_substring_regex(out, r"[.'`]", "")
     out = pc.replace_substring_regex(out, r"[^A-Za-z0-9]+", " ")  # \W, then "_" -> " "
     out = pc.utf8_trim(out, " ")

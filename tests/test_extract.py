@@ -2,6 +2,9 @@
 text calls a name: test_mentions.py)."""
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from kgcheck.verifier.claims.check import Checker
 from kgcheck.verifier.text.extract import extract_claims, find_mentions, split_sentences
 
@@ -63,6 +66,25 @@ def test_common_noun_for_a_property_the_subject_has_is_not_a_claim(mini_kg):
 def test_abbreviations_and_initials_do_not_end_a_sentence():
     text = "It is a Warner Bros. cartoon by Dr. Seuss and L. L. Zamenhof. Next one."
     assert [text[a:b] for a, b in split_sentences(text)] == [text[:-10], "Next one."]
+
+
+def test_marks_inside_names_do_not_end_a_sentence():
+    text = ("Good ! Afternoon is a magazine. Yahoo! Japan is a portal! It is old. He coached A.C. Milan. "
+            "AKA ... What a Life! was a single. Invasion ! ! Alien Shiriri is a film. It ends here.")
+    assert [text[a:b] for a, b in split_sentences(text)] == [
+        "Good ! Afternoon is a magazine.", "Yahoo! Japan is a portal!", "It is old.", "He coached A.C. Milan.",
+        "AKA ... What a Life! was a single.", "Invasion ! ! Alien Shiriri is a film.", "It ends here."]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["Good", "!", "?", ".", "...", "A.C.", "Milan", "U.S.", "It", "was", " ", "  ", "\n",
+                                 "(", ")", "'", "\"", "Dr.", "L.", "x", "1999", "é"]), max_size=30).map(" ".join))
+def test_sentences_are_ordered_disjoint_and_hold_the_whole_text(text):
+    spans = split_sentences(text)
+    assert all(0 <= a < b <= len(text) and text[a:b].strip() for a, b in spans)
+    assert all(b1 <= a2 for (_, b1), (a2, _) in zip(spans, spans[1:]))
+    covered = "".join(text[a:b] for a, b in spans)
+    assert "".join(covered.split()) == "".join(text.split())  # only whitespace falls between sentences
 
 
 def test_a_pair_the_graph_links_is_a_claim_whichever_comes_first(mini_kg):

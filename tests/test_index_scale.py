@@ -14,7 +14,7 @@ from kgcheck.index.embed import FakeEmbedder
 from kgcheck.index.text import normalise, normalise_array
 
 _PIECES = st.sampled_from(["a", "Z", "9", "_", " ", "  ", "\t", "'s", "'", ".", "`", "-", "s", "F.C.", "\x1c",
-                           "\x0b", "é", "ß", "Ⅻ", "’s", "x", "\u0301", "İ"])
+                           "\x0b", "é", "ß", "Ⅻ", "’s", "x", "\u0301", "İ", "n't", "'ll", "'d", "n", "’m"])
 
 
 @settings(max_examples=300, deadline=None)

@@ -45,7 +45,8 @@ ENTITIES = [
     _person("Q901", "Alice Brandt", "Q456"), _person("Q902", "Bruno Keller", "Q13298"),
     _person("Q903", "Carla Moreau", "Q456"),
     _film("Q801", "The Quiet Harbour", "Q901", 1994), _film("Q802", "Night Train", "Q902", 2001),
-    _film("Q803", "Paper Moon Rising", "Q903", 1988),
+    _film("Q803", "Paper Moon Rising", "Q903", 1988), _film("Q804", "Club Can't Wait", "Q903", 2010),
+    _film("Q805", "(7) Iris Rock", "Q901", 1999), entity("Q118", "April", "month of the year"),
 ]
 
 
@@ -164,6 +165,21 @@ def test_a_date_the_words_give_another_property_dates_the_subjects_one_event(kg_
     assert _claim(verify_text(kg2, "Annals of Tides was first released in 1960."), "1960").verdict.verdict == SUPPORTED
 
 
+def test_a_date_of_an_event_the_subjects_class_never_has_is_not_its_one_event(kg_of):
+    # Countries hold an inception, none a time of discovery: "discovered in 1973" dates something else (the
+    # asteroid a sentence is about, whose name the gazetteer missed), not the country the sentence falls on.
+    kg2 = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P571", "inception", "time"),
+                 prop("P575", "time of discovery", "time", aliases=["discovered"]), entity("Q6256", "country"),
+                 entity("Q41", "Rhaetia", "land", claims=[("P31", item("Q6256", None)),
+                                                          ("P571", time("+1291-01-01T00:00:00Z", 9))]),
+                 entity("Q42", "Noricum", "land", claims=[("P31", item("Q6256", None)),
+                                                          ("P571", time("+1848-01-01T00:00:00Z", 9))]),
+                 entity("Q43", "asteroid"), entity("Q44", "Minor Rock", claims=[
+                     ("P31", item("Q43", None)), ("P575", time("+1901-01-01T00:00:00Z", 9))])])
+    assert not [c for c in verify_text(kg2, "It was discovered in 1973 in Rhaetia.").claims if c.span == "1973"]
+    assert not [c for c in verify_text(kg2, "Rhaetia was discovered in 1973.").claims if c.span == "1973"]
+
+
 def test_the_one_date_of_a_sentence_dates_the_subjects_one_known_event(kg):
     # No property word, no class noun next to the year: the sentence's one date, on a film the graph dates once.
     tc = _claim(verify_text(kg, "Night Train was screened at a festival in Graz in October 1996."), "October 1996")
@@ -238,3 +254,37 @@ def test_a_bracketed_aside_is_no_value_of_the_property_word_before_it(kg_of):
     assert [c.span for c in aside.claims if c.claim.property_id == "P98"] == ["Roger Kornberg"]
     listed = verify_text(kg2, "Annals of Tides is a journal. The editor is Roger Kornberg and Stanford University.")
     assert "Stanford University" in [c.span for c in listed.claims if c.claim.property_id == "P98"]
+
+
+def test_a_title_written_with_detached_clitics_is_still_the_subject(kg):
+    # Tokenised text ("Ca n't", "I 'll") names the same title as "Can't": its wrong date is refuted.
+    tc = _claim(verify_text(kg, "Club Ca n't Wait was released on June 28, 2014."), "June 28, 2014")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.verdict.verdict) == ("Q804", "P577", REFUTED)
+    assert "2010" in " ".join(tc.verdict.corrections)
+
+
+def test_the_month_of_a_date_is_never_the_sentence_subject(kg):
+    # "April" is an entity of the graph, but in "April 2002" it is part of a date: the film is the subject.
+    tc = _claim(verify_text(kg, "From May 2001 until April 2002 Night Train was directed by Carla Moreau."),
+                "Carla Moreau")
+    assert (tc.claim.subject_id, tc.claim.property_id) == ("Q802", "P57")
+    assert tc.verdict.verdict != SUPPORTED and "Bruno Keller" in _graph_values(tc)
+
+
+def test_the_one_date_of_a_main_clause_after_a_fronted_phrase_dates_its_subject(kg):
+    # "Directed by X, <subject> was ... <date>": no property word, the subject's one dated event is meant.
+    tc = _claim(verify_text(kg, "Directed by Bruno Keller, Night Train was first shown on 5 May 1996."), "5 May 1996")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader, tc.verdict.verdict) == ("Q802", "P577", "types",
+                                                                                          REFUTED)
+    right = _claim(verify_text(kg, "Directed by Bruno Keller, Night Train was first shown in 2001."), "2001")
+    assert (right.claim.property_id, right.verdict.verdict) == ("P577", SUPPORTED)
+    # A fronted phrase whose subject is not followed by its verb is no main clause: no guess.
+    assert not [c for c in verify_text(kg, "Directed by Bruno Keller, Night Train, first shown on 5 May 1996.").claims
+                if c.span == "5 May 1996"]
+
+
+def test_a_name_that_closes_the_bracket_it_opens_in_is_the_subject(kg):
+    # Tokenised "( 7 ) Iris Rock": the mention starts inside the bracket and ends outside it, so it is no aside.
+    tc = _claim(verify_text(kg, "( 7 ) Iris Rock was directed by Carla Moreau."), "Carla Moreau")
+    assert (tc.claim.subject_id, tc.claim.property_id) == ("Q805", "P57")
+    assert tc.verdict.verdict != SUPPORTED and "Alice Brandt" in _graph_values(tc)

@@ -124,7 +124,10 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None,
         dates = find_dates(sentence)
         first_pronoun = next((w.start() + a for w in re.finditer(r"\w+", sentence) if w.group().lower() in PRONOUNS),
                              None)
-        outside = [m for m in ms if not _in_brackets(text, a, m.start)]
+        # Not an aside in brackets (a name that closes the bracket it opens in is not: "( 181902 ) 1999 RD215"),
+        # not the month of a date ("From May 2011 until April 2012 Marina Weisband was").
+        outside = [m for m in ms if not (_in_brackets(text, a, m.start) and _in_brackets(text, a, m.end))
+                   and not inside_dates(m.start - a, m.end - a, dates)]
         subject = next((m for m in outside if not _PREPOSITION_BEFORE.search(text, max(a, m.start - 12), m.start)),
                        None)
         if last_subject is not None and first_pronoun is not None and (subject is None or first_pronoun < subject.start):

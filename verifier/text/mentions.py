@@ -27,6 +27,7 @@ from kgcheck.verifier.control import checkpoint
 MAX_NGRAM = 12  # award and work titles run to 10+ words
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(“])")
 _WORD = re.compile(r"[\w][\w.'’-]*[\w]|[\w]")
+_INITIALISM = re.compile(r"(?:\w\.)+\w")  # "a.c" of "A.C.": letters each followed by a full stop
 # A full stop after these does not end a sentence ("Warner Bros. Looney Tunes", "L. L. Zamenhof").
 ABBREVIATIONS = frozenset("mr mrs ms dr prof sr jr st bros inc ltd co corp no vs etc gen col lt sgt capt rev hon "
                           "mt ft jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k e.g i.e".split())
@@ -49,8 +50,12 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     for m in _SENTENCE.finditer(text):
         before = re.search(r"([\w.]+)\.$", text[start:m.start()])
         word = before.group(1).lower() if before else ""
-        if word in ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
-            continue  # an abbreviation or an initial, not the end of a sentence
+        if word in ABBREVIATIONS or (len(word) == 1 and word.isalpha()) or _INITIALISM.fullmatch(word):
+            continue  # an abbreviation or initials ("A.C. Milan"), not the end of a sentence
+        if len(word_spans(text, start, m.start())) <= 1:
+            continue  # one word is part of a name ("Yahoo! Japan", "AKA ... What a Life!"), not a sentence
+        if text[m.start() - 1] in "!?" and text[m.start() - 2].isspace():
+            continue  # a detached mark is tokenised text's, inside a title ("Invasion ! ! Alien Shiriri")
         spans.append((start, m.start()))
         start = m.end()
     if text[start:].strip():

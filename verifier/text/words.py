@@ -35,6 +35,9 @@ _WORD = re.compile(r"[\w][\w'’-]*")
 _DESCRIBES = re.compile(r"\b(?:is|was)\s+(?:a|an|the)\s+(?:\w+\s+)?$", re.IGNORECASE)
 _TITLE_YEAR = re.compile(r"\s*\(\s*")  # between a title and its year: "Son of Zorro (1950)"
 _OPENS = re.compile(r"[\W_]*(?:the\s+)?[\W_]*", re.IGNORECASE)  # before a subject that opens its sentence
+# Or a fronted phrase before the main clause's subject: "Directed by Marc Daniels, Assignment: Earth was ...".
+_FRONTED = re.compile(r"[^;:]*,\s+(?:the\s+)?", re.IGNORECASE)
+_VERB_AFTER = re.compile(r"\s+(?:is|was|are|were|has|had)\b", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[;:()\[\]\"“”]|,\s+(?:and|but|while|which|who)\b")
 
 
@@ -166,11 +169,14 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
     for s, e, _date in dates:
         if taken(a + s, a + e):
             continue
+        # Only words before the date: after it they tend to belong to the next date of a list
+        # ("a video game in 1989 (released in North America ... in 1991)").
+        named = [p for d, p in named_properties(sentence, s, lexicon, blocked=blocked) if schema.datatype(p) == "time"]
+        # Words naming only events things of the subject's class never have: the date is another thing's
+        # ("discovered on 24 November 1973" is no date of Switzerland, where a sentence about an asteroid whose
+        # name the gazetteer missed falls).
+        foreign = bool(named) and not any(subject_may_hold(p) for p in named)
         if "words" in readers:
-            # Only words before the date: after it they tend to belong to the next date of a list
-            # ("a video game in 1989 (released in North America ... in 1991)").
-            named = [p for d, p in named_properties(sentence, s, lexicon, blocked=blocked)
-                     if schema.datatype(p) == "time"]
             found = [p for p in named if p in time_props]
             if found:
                 emit(si, subject, found[0], a + s, a + e, reader="words")
@@ -186,7 +192,7 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
                 continue
             # "X was released in 1998" of a subject holding one time property, not the one the words name:
             # the sentence dates the subject's one known event (a date already claimed with it stops this).
-            if named and len(held_time) == 1 and not claimed_time(next(iter(held_time))):
+            if named and not foreign and len(held_time) == 1 and not claimed_time(next(iter(held_time))):
                 emit(si, subject, next(iter(held_time)), a + s, a + e, reader="words")
                 continue
         if not time_props:
@@ -204,8 +210,8 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
         # opens with, on a subject the graph knows one dated event of, is that event's date — unless it stands
         # in brackets (an aside, another work's title year: "from the album Animal (2008)"), it dates another
         # thing ("her 1990 album Solitude Standing", "Bradbury's 1953 novel") or that event is dated already.
-        if "types" in readers and len(dates) == 1 and len(held_time) == 1 and subject.end - a <= s and \
-                _OPENS.fullmatch(sentence, 0, max(0, subject.start - a)) and \
+        if "types" in readers and not foreign and len(dates) == 1 and len(held_time) == 1 and subject.end - a <= s and \
+                _opens_main_clause(sentence, subject.start - a, subject.end - a) and \
                 sentence.count("(", 0, s) <= sentence.count(")", 0, s) and not claimed_time(next(iter(held_time))) \
                 and not _dates_another_thing(sentence, s, e, [(x.start - a, x.end - a) for x in ms if x != subject]):
             emit(si, subject, next(iter(held_time)), a + s, a + e, reader="types")
@@ -235,6 +241,15 @@ def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> 
                     if pid in held and pid != INSTANCE_OF), default=None)
         if best:
             emit(si, subject, best[1], s, e, best[2], reader="types")
+
+
+def _opens_main_clause(sentence: str, start: int, end: int) -> bool:
+    """The subject at sentence[start:end] opens the sentence, or the main clause after a fronted phrase ("Directed
+    by Marc Daniels, Assignment: Earth was first broadcast ..."), with its verb right after it."""
+    if start < 0:
+        return False
+    return bool(_OPENS.fullmatch(sentence, 0, start) or
+                (_FRONTED.fullmatch(sentence, 0, start) and _VERB_AFTER.match(sentence, end)))
 
 
 def _dates_another_thing(sentence: str, start: int, end: int, names: list[tuple[int, int]]) -> bool:
