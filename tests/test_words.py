@@ -288,3 +288,21 @@ def test_a_name_that_closes_the_bracket_it_opens_in_is_the_subject(kg):
     tc = _claim(verify_text(kg, "( 7 ) Iris Rock was directed by Carla Moreau."), "Carla Moreau")
     assert (tc.claim.subject_id, tc.claim.property_id) == ("Q805", "P57")
     assert tc.verdict.verdict != SUPPORTED and "Alice Brandt" in _graph_values(tc)
+
+
+def test_an_unresolved_description_that_is_the_subject_leaves_the_subject_unknown(kg_of):
+    # "The bridge was founded in 1950 ..., Rhaetia": the bridge is the subject; the graph cannot say which bridge,
+    # and the country named last is not what the sentence dates.
+    kg2 = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P571", "inception", "time", aliases=["founded"]),
+                 entity("Q6256", "country"),
+                 entity("Q41", "Rhaetia", "land", claims=[("P31", item("Q6256", None)),
+                                                          ("P571", time("+1291-01-01T00:00:00Z", 9))])])
+    assert not verify_text(kg2, "The bridge was founded in 1950 near Chur, Rhaetia.").claims
+    # A name that opens a clause of its own is that clause's subject.
+    tc = _claim(verify_text(kg2, "The bridge is old: Rhaetia was founded in 1950."), "1950")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.verdict.verdict) == ("Q41", "P571", REFUTED)
+    tc = _claim(verify_text(kg2, "Rhaetia was founded in 1950."), "1950")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.verdict.verdict) == ("Q41", "P571", REFUTED)
+    # Resolved by the text before it ("Rhaetia is a country. The country ..."), the description is that subject.
+    tc = _claim(verify_text(kg2, "Rhaetia is a country. The country was founded in 1950."), "1950")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.verdict.verdict) == ("Q41", "P571", REFUTED)

@@ -35,6 +35,8 @@ __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "sp
 _COPULA = re.compile(r"\s+(?:is|was|are|were|has been|had been)\s+((?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?){1,6})",
                      re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
+_VERB_AFTER = re.compile(r"\s+(?:is|was|are|were|has|had)\b", re.IGNORECASE)
+_CLAUSE_OPENS = re.compile(r"(?:[:;]|,?\s+(?:and|but|while|whereas))\s+(?:the\s+)?$", re.IGNORECASE)
 # A name right after a preposition is not what the sentence is about ("published by Casterman in 1986").
 _PREPOSITION_BEFORE = re.compile(r"\b(?:by|in|at|from|on|to|for|with|into|near)\s+(?:the\s+)?$", re.IGNORECASE)
 PRONOUNS = frozenset("he she it his her its they their him them".split())
@@ -150,7 +152,15 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None,
                     facts.prefetch_ancestors({st.value.entity_id for st in statements[implied]} | {implied})
                     start, end = a + described[0][0], a + described[0][1]
                     referent = Mention(start, end, text[start:end], implied)
-            subject = referent or subject
+            # "The asteroid was discovered ... near Bern, Switzerland": an unresolved description that is the
+            # sentence's grammatical subject leaves it unknown, not the next name (a place after a comma) —
+            # unless that name opens a clause of its own ("The film is a triptych: Amores perros contains").
+            opening = described[0]
+            if referent is None and subject is not None and not sentence[:opening[0]].strip(" \"'“(") and \
+                    _VERB_AFTER.match(sentence, opening[1]) and not _CLAUSE_OPENS.search(sentence, 0, subject.start - a):
+                subject = None
+            else:
+                subject = referent or subject
         actors = ms + ([subject] if subject is not None and subject not in ms else [])
         for m in outside:  # "Toxicon is a scientific journal": "the journal" of a later sentence is Toxicon
             kind = called(text, m.end) if m.end <= b else None
