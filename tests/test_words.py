@@ -188,6 +188,10 @@ def test_the_one_date_of_a_sentence_dates_the_subjects_one_known_event(kg):
     assert "2001" in " ".join(tc.verdict.corrections)
     right = verify_text(kg, "Night Train was screened at a festival in Graz in 2001.")
     assert _claim(right, "2001").verdict.verdict == SUPPORTED
+    # The subject named in the sentence before and described in this one ("The film was screened ...").
+    tc = _claim(verify_text(kg, "Night Train is a film. The film was screened in Graz in October 1996."),
+                "October 1996")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.verdict.verdict) == ("Q802", "P577", REFUTED)
     # An aside in brackets, a second date, a date of another thing (a name right after it, a possessive before it)
     # or a sentence that does not open with the subject may be about anything else: no claim.
     for text in ("Night Train was screened in Graz (a city that hosted a festival in 1996).",

@@ -245,9 +245,9 @@ def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> 
 
 def _opens_main_clause(sentence: str, start: int, end: int) -> bool:
     """The subject at sentence[start:end] opens the sentence, or the main clause after a fronted phrase ("Directed
-    by Marc Daniels, Assignment: Earth was first broadcast ..."), with its verb right after it."""
-    if start < 0:
-        return False
+    by Marc Daniels, Assignment: Earth was first broadcast ..."), with its verb right after it. A subject named
+    in an earlier sentence (start < 0: "The song" of "X is a song. The song was released ...") opens it."""
+    start = max(0, start)
     return bool(_OPENS.fullmatch(sentence, 0, start) or
                 (_FRONTED.fullmatch(sentence, 0, start) and _VERB_AFTER.match(sentence, end)))
 
