@@ -47,6 +47,7 @@ ENTITIES = [
     _film("Q801", "The Quiet Harbour", "Q901", 1994), _film("Q802", "Night Train", "Q902", 2001),
     _film("Q803", "Paper Moon Rising", "Q903", 1988), _film("Q804", "Club Can't Wait", "Q903", 2010),
     _film("Q805", "(7) Iris Rock", "Q901", 1999), entity("Q118", "April", "month of the year"),
+    _film("Q806", "Chak Ho! Harbour", "Q902", 2003),
 ]
 
 
@@ -310,3 +311,14 @@ def test_an_unresolved_description_that_is_the_subject_leaves_the_subject_unknow
     # Resolved by the text before it ("Rhaetia is a country. The country ..."), the description is that subject.
     tc = _claim(verify_text(kg2, "Rhaetia is a country. The country was founded in 1950."), "1950")
     assert (tc.claim.subject_id, tc.claim.property_id, tc.verdict.verdict) == ("Q41", "P571", REFUTED)
+
+
+def test_a_name_holding_an_exclamation_mark_is_one_sentence(kg):
+    from kgcheck.verifier.text.mentions import rejoin_names, split_sentences
+
+    # "Chak Ho! Harbour" is a label: the sentence split at its "!" is joined again, and the title is the subject.
+    tc = _claim(verify_text(kg, "Chak Ho! Harbour was directed by Carla Moreau."), "Carla Moreau")
+    assert (tc.claim.subject_id, tc.claim.property_id) == ("Q806", "P57")
+    assert tc.verdict.verdict != SUPPORTED and "Bruno Keller" in _graph_values(tc)
+    text = "Night Train won! Paper Moon Rising lost."  # no label spans this "!": two sentences
+    assert len(rejoin_names(kg, text, split_sentences(text))) == 2

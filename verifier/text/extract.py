@@ -24,7 +24,8 @@ import re
 from dataclasses import dataclass
 
 from kgcheck.verifier.values.dates import compare_dates, DateMatch
-from kgcheck.verifier.text.mentions import Mention, called, find_mentions, fused_values, split_sentences, word_spans
+from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fused_values, rejoin_names,
+                                           split_sentences, word_spans)
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.referents import EarlierMentions, descriptions, earlier_referent, implied_subject
@@ -89,7 +90,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None,
     readers run (an ablation)."""
     from kgcheck.verifier.text.words import read_words
 
-    sentences = split_sentences(text)
+    sentences = rejoin_names(kg, text, split_sentences(text))
     weak: dict[int, list[tuple[int, int, list[str]]]] = {}
     mentions = find_mentions(kg, text, sentences, llm, weak)
     topics = {si: _topic(text, sentences[si], ws) for si, ws in weak.items()}

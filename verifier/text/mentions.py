@@ -25,6 +25,7 @@ from kgcheck.index.text import normalise
 from kgcheck.verifier.control import checkpoint
 
 MAX_NGRAM = 12  # award and work titles run to 10+ words
+JOIN_WORDS = 4  # words on each side of a "!" or "?" that may belong to one name ("Mamma Mia! Here We Go Again")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(“])")
 _WORD = re.compile(r"[\w][\w.'’-]*[\w]|[\w]")
 _INITIALISM = re.compile(r"(?:\w\.)+\w")  # "a.c" of "A.C.": letters each followed by a full stop
@@ -61,6 +62,30 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     if text[start:].strip():
         spans.append((start, len(text.rstrip())))
     return [(s, e) for s, e in spans if text[s:e].strip()]
+
+
+def rejoin_names(kg, text: str, sentences: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sentences split at a "!" or "?" that a name holds ("Chak De! India", "Mamma Mia! Here We Go Again") joined
+    again: the words around each such end, up to JOIN_WORDS on either side, looked up in the label index at once."""
+    keys: dict[int, set[str]] = {}
+    for i in range(len(sentences) - 1):
+        (a, b), (c, d) = sentences[i], sentences[i + 1]
+        if text[b - 1] not in "!?":
+            continue
+        before, after = word_spans(text, a, b)[-JOIN_WORDS:], word_spans(text, c, d)[:JOIN_WORDS]
+        keys[i] = {normalise(text[s:e]) for s, _ in before for _, e in after}
+    if not keys:
+        return sentences
+    every = sorted(set().union(*keys.values()))
+    names = {r[0] for r in kg.lookup_in("SELECT DISTINCT norm FROM label_index WHERE norm IN ({in}) AND type = 'item'",
+                                       every)}
+    out = [sentences[0]]
+    for i in range(1, len(sentences)):
+        if keys.get(i - 1, set()) & names:
+            out[-1] = (out[-1][0], sentences[i][1])
+        else:
+            out.append(sentences[i])
+    return out
 
 
 def word_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
