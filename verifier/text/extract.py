@@ -29,6 +29,7 @@ from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fuse
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.referents import EarlierMentions, descriptions, earlier_referent, implied_subject
+from kgcheck.verifier.text.words import VERB_AFTER
 from kgcheck.verifier.values import find_dates, find_quantities, inside_dates
 
 __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "split_sentences", "Mention", "TRIGGERS"]
@@ -36,7 +37,6 @@ __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "sp
 _COPULA = re.compile(r"\s+(?:is|was|are|were|has been|had been)\s+((?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?){1,6})",
                      re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
-_VERB_AFTER = re.compile(r"\s+(?:is|was|are|were|has|had)\b", re.IGNORECASE)
 _CLAUSE_OPENS = re.compile(r"(?:[:;]|,?\s+(?:and|but|while|whereas))\s+(?:the\s+)?$", re.IGNORECASE)
 # A name right after a preposition is not what the sentence is about ("published by Casterman in 1986").
 _PREPOSITION_BEFORE = re.compile(r"\b(?:by|in|at|from|on|to|for|with|into|near)\s+(?:the\s+)?$", re.IGNORECASE)
@@ -158,7 +158,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None,
             # unless that name opens a clause of its own ("The film is a triptych: Amores perros contains").
             opening = described[0]
             if referent is None and subject is not None and not sentence[:opening[0]].strip(" \"'“(") and \
-                    _VERB_AFTER.match(sentence, opening[1]) and not _CLAUSE_OPENS.search(sentence, 0, subject.start - a):
+                    VERB_AFTER.match(sentence, opening[1]) and not _CLAUSE_OPENS.search(sentence, 0, subject.start - a):
                 subject = None
             else:
                 subject = referent or subject

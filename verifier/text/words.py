@@ -37,7 +37,7 @@ _TITLE_YEAR = re.compile(r"\s*\(\s*")  # between a title and its year: "Son of Z
 _OPENS = re.compile(r"[\W_]*(?:the\s+)?[\W_]*", re.IGNORECASE)  # before a subject that opens its sentence
 # Or a fronted phrase before the main clause's subject: "Directed by Marc Daniels, Assignment: Earth was ...".
 _FRONTED = re.compile(r"[^;:]*,\s+(?:the\s+)?", re.IGNORECASE)
-_VERB_AFTER = re.compile(r"\s+(?:is|was|are|were|has|had)\b", re.IGNORECASE)
+VERB_AFTER = re.compile(r"\s+(?:is|was|are|were|has|had)\b", re.IGNORECASE)  # a subject's verb right after it
 _CLAUSE_BREAK = re.compile(r"[;:()\[\]\"“”]|,\s+(?:and|but|while|which|who)\b")
 
 
@@ -249,7 +249,7 @@ def _opens_main_clause(sentence: str, start: int, end: int) -> bool:
     in an earlier sentence (start < 0: "The song" of "X is a song. The song was released ...") opens it."""
     start = max(0, start)
     return bool(_OPENS.fullmatch(sentence, 0, start) or
-                (_FRONTED.fullmatch(sentence, 0, start) and _VERB_AFTER.match(sentence, end)))
+                (_FRONTED.fullmatch(sentence, 0, start) and VERB_AFTER.match(sentence, end)))
 
 
 def _dates_another_thing(sentence: str, start: int, end: int, names: list[tuple[int, int]]) -> bool:
