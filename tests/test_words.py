@@ -322,3 +322,31 @@ def test_a_name_holding_an_exclamation_mark_is_one_sentence(kg):
     assert tc.verdict.verdict != SUPPORTED and "Bruno Keller" in _graph_values(tc)
     text = "Night Train won! Paper Moon Rising lost."  # no label spans this "!": two sentences
     assert len(rejoin_names(kg, text, split_sentences(text))) == 2
+
+
+def test_a_date_well_after_its_property_word_dates_the_object_between_them(kg):
+    # "<subject> released <object> as ... on <date>": the word is 9 words back, the film between holds the property.
+    tc = _claim(verify_text(kg, "Bruno Keller released Night Train as the second feature of his career on 5 May 1996."),
+                "5 May 1996")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader, tc.verdict.verdict) == ("Q802", "P577", "words",
+                                                                                         REFUTED)
+    right = "Bruno Keller released Night Train as the second feature of his career in 2001."
+    assert _claim(verify_text(kg, right), "2001").verdict.verdict == SUPPORTED
+    # The word must stand right before the name it dates (its object): "released a book on Night Train" is not.
+    assert not [c for c in verify_text(kg, "Bruno Keller released a book on Night Train as the second feature of "
+                                           "his career on 5 May 1996.").claims if c.span == "5 May 1996"]
+    # No property word before the object: the date is not read as its date.
+    assert not [c for c in verify_text(kg, "Bruno Keller met Night Train's crew as the second feature of his career "
+                                           "began on 5 May 1996.").claims if c.span == "5 May 1996"]
+
+
+def test_the_nearest_property_word_decides_which_thing_a_far_date_dates(kg_of):
+    # "created by X, that was broadcast on Channel Nine ... on <date>": a broadcast date, which the channel has none
+    # of — its inception ("created", further back) must not take the date.
+    kg2 = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P571", "inception", "time", aliases=["created"]),
+                 prop("P577", "publication date", "time", aliases=["broadcast"]),
+                 entity("Q51", "Channel Nine", claims=[("P571", time("+1926-01-01T00:00:00Z", 9))]),
+                 entity("Q52", "Harbour Nights", claims=[("P577", time("+2001-01-01T00:00:00Z", 9))])])
+    report = verify_text(kg2, "Harbour Nights was created by a writer, that was broadcast on Channel Nine as a "
+                              "special on 5 May 1996.")
+    assert not [c for c in report.claims if c.claim.subject_id == "Q51"]

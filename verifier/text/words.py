@@ -29,6 +29,8 @@ from kgcheck.verifier.values import inside_dates
 MIN_ROLE_STATEMENTS = 1  # one statement with m as its value already says what m is for
 WINDOW_WORDS = 5  # property words at most this many words before the value ("was directed by X")
 AFTER_WORDS = 3  # or, for a date, this many after it ("in 1991 it was founded" is rarer: kept short)
+_OBJECT_AFTER = re.compile(r"\s+(?:the\s+|a\s+|an\s+)?", re.IGNORECASE)  # a verb and its object's name
+OBJECT_DATE_WORDS = 12  # "released <object> as the album's final single on <date>": a verb, its object, then the date
 _FUNCTION_STEMS = frozenset(stem(f) for f in FUNCTION_WORDS)  # what may sit inside a name's words
 _WORD = re.compile(r"[\w][\w'’-]*")
 # "X is a 1994 film", "X was an 1880 painting": a date that opens the subject's description.
@@ -58,13 +60,8 @@ def named_properties(sentence: str, at: int, lexicon, *, end: int | None = None,
     most WINDOW_WORDS words before offset `at` in the same clause; with `end`, also names starting at most
     AFTER_WORDS words after `end` (distance counted from 100, so a name before wins)."""
     out: dict[str, int] = {}
-    before = [w for w in _words(sentence, _clause_start(sentence, at), at) if not blocked(w[0], w[1])]
-    stems = [stem(w[2]) for w in before]
-    for k in range(len(stems) - 1, max(-1, len(stems) - 1 - WINDOW_WORDS), -1):
-        distance = len([s for s in before[k + 1:] if s[2] not in FUNCTION_WORDS])
-        for name in lexicon.get(stems[k], ()):
-            if _ends_at(name.words, stems, k) and name.pid not in out:
-                out[name.pid] = distance
+    for _, distance, pid in names_before(sentence, at, lexicon, WINDOW_WORDS, blocked):
+        out.setdefault(pid, distance)
     if end is not None:
         after = [w for w in _words(sentence, end, len(sentence)) if not blocked(w[0], w[1])][:AFTER_WORDS + 2]
         stems_after = [stem(w[2]) for w in after]
@@ -73,6 +70,18 @@ def named_properties(sentence: str, at: int, lexicon, *, end: int | None = None,
                 if _ends_at(name.words, stems_after, k) and name.pid not in out:
                     out[name.pid] = 100 + k
     return sorted((d, p) for p, d in out.items())
+
+
+def names_before(sentence: str, at: int, lexicon, window: int, blocked=lambda s, e: False):
+    """(offset after the name, distance in content words to `at`, property), nearest first, for each property name
+    ending at most `window` words before offset `at` in the same clause (words inside names do not count)."""
+    before = [w for w in _words(sentence, _clause_start(sentence, at), at) if not blocked(w[0], w[1])]
+    stems = [stem(w[2]) for w in before]
+    for k in range(len(stems) - 1, max(-1, len(stems) - 1 - window), -1):
+        distance = len([s for s in before[k + 1:] if s[2] not in FUNCTION_WORDS])
+        for name in lexicon.get(stems[k], ()):
+            if _ends_at(name.words, stems, k):
+                yield before[k][1], distance, name.pid
 
 
 def _ends_at(words: tuple[str, ...], stems: list[str], k: int) -> bool:
@@ -190,6 +199,14 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
                 pid = next(p for p in named if any(st.property == p for st in statements.get(x.entity_id, ())))
                 emit(si, x, pid, a + s, a + e, reader="words")
                 continue
+            # The property word may stand before the thing it dates, further back ("Sire Records released La Isla
+            # Bonita as the album's final single on February 25, 1990"): a mention between the word and the date
+            # that holds the property, not the subject, is what the date is about.
+            if not named:
+                owner = _dated_object(sentence, a, s, subject, ms, statements, lexicon, schema, blocked)
+                if owner:
+                    emit(si, owner[0], owner[1], a + s, a + e, reader="words")
+                    continue
             # "X was released in 1998" of a subject holding one time property, not the one the words name:
             # the sentence dates the subject's one known event (a date already claimed with it stops this).
             if named and not foreign and len(held_time) == 1 and not claimed_time(next(iter(held_time))):
@@ -241,6 +258,26 @@ def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> 
                     if pid in held and pid != INSTANCE_OF), default=None)
         if best:
             emit(si, subject, best[1], s, e, best[2], reader="types")
+
+
+def _dated_object(sentence, a, at, subject, ms, statements, lexicon, schema, blocked):
+    """(mention, property) for "<time property word> [the] <mention> ... <date at `at`>" in one clause, at most
+    OBJECT_DATE_WORDS words apart: the mention right after the word (its object, not the subject) that holds
+    the property. The nearest such word decides ("created by X, that aired on NBC ... on <date>" is an air date,
+    and NBC has none: no claim); a word not right before a name is no verb of it ("a former Peruvian politician
+    who served as the President of Peru from 28 July 1990": "former" is no "formed")."""
+    names = [(end, p) for end, _, p in names_before(sentence, at, lexicon, OBJECT_DATE_WORDS, blocked)
+             if schema.datatype(p) == "time"]
+    nearest = max((end for end, _ in names), default=None)
+    for x in ms:
+        if x.entity_id == subject.entity_id or nearest is None or x.end - a > at or \
+                not _OBJECT_AFTER.fullmatch(sentence, nearest, max(nearest, x.start - a)):
+            continue
+        held = {st.property for st in statements.get(x.entity_id, ())}
+        pid = next((p for end, p in names if end == nearest and p in held), None)
+        if pid:
+            return x, pid
+    return None
 
 
 def _opens_main_clause(sentence: str, start: int, end: int) -> bool:
