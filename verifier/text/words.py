@@ -199,9 +199,9 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
                 pid = next(p for p in named if any(st.property == p for st in statements.get(x.entity_id, ())))
                 emit(si, x, pid, a + s, a + e, reader="words")
                 continue
-            # The property word may stand before the thing it dates, further back ("Sire Records released La Isla
-            # Bonita as the album's final single on February 25, 1990"): a mention between the word and the date
-            # that holds the property, not the subject, is what the date is about.
+            # The property word may stand further back, before the thing it dates ("Sire Records released La Isla
+            # Bonita as the album's final single on February 25, 1990"): the word's object, when it holds the
+            # property, is what the date is about.
             if not named:
                 owner = _dated_object(sentence, a, s, subject, ms, statements, lexicon, schema, blocked)
                 if owner:
@@ -268,15 +268,17 @@ def _dated_object(sentence, a, at, subject, ms, statements, lexicon, schema, blo
     who served as the President of Peru from 28 July 1990": "former" is no "formed")."""
     names = [(end, p) for end, _, p in names_before(sentence, at, lexicon, OBJECT_DATE_WORDS, blocked)
              if schema.datatype(p) == "time"]
-    nearest = max((end for end, _ in names), default=None)
+    if not names:
+        return None
+    nearest = max(end for end, _ in names)
+    pids = [p for end, p in names if end == nearest]
     for x in ms:
-        if x.entity_id == subject.entity_id or nearest is None or x.end - a > at or \
-                not _OBJECT_AFTER.fullmatch(sentence, nearest, max(nearest, x.start - a)):
-            continue
-        held = {st.property for st in statements.get(x.entity_id, ())}
-        pid = next((p for end, p in names if end == nearest and p in held), None)
-        if pid:
-            return x, pid
+        if x.entity_id != subject.entity_id and nearest <= x.start - a and x.end - a <= at and \
+                _OBJECT_AFTER.fullmatch(sentence, nearest, x.start - a):
+            held = {st.property for st in statements.get(x.entity_id, ())}
+            pid = next((p for p in pids if p in held), None)
+            if pid:
+                return x, pid
     return None
 
 
