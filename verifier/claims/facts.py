@@ -51,6 +51,47 @@ def wilson_upper(k: int, n: int, z: float = Z95) -> float:
     return min(1.0, (centre + spread) / (1 + z * z / n))
 
 
+def ancestor_closure(parent_rows, ids) -> dict[str, set[str]]:
+    """Per id its containers and superclasses up to MAX_DEPTH levels up: parent_rows(frontier) gives the
+    (subject, property, parent) HIERARCHY edges of a set of entities (one call per level). Shared by the checker
+    and by recheck's tracing of chain edits (rehierarchy.py), which must close over the same edges the same way."""
+    parents: dict[str, set[str]] = {}  # every listed container
+    solid: dict[str, set[str]] = {}  # the containers a path may go on through (see below)
+    frontier = asked = set(ids)
+    for _ in range(MAX_DEPTH):
+        frontier = {f for f in frontier if f not in parents}
+        if not frontier:
+            break
+        rows = parent_rows(frontier)
+        for f in frontier:
+            parents[f], solid[f] = set(), set()
+        by_property: dict[tuple[str, str], set[str]] = {}
+        for subject, prop, parent in rows:
+            by_property.setdefault((subject, prop), set()).add(parent)
+        for (subject, prop), found in by_property.items():
+            parents[subject] |= found
+            # A thing listed under several containers of one property may span them (the Iberian
+            # Peninsula's countries, an island shared by two states) or list former ones: each is its own
+            # statement, but a path does not go on through it (Spain -> Iberian Peninsula -> Gibraltar ->
+            # United Kingdom). Every superclass of a class is one, so classes go on.
+            if len(found) == 1 or prop == SUBCLASS_OF:
+                solid[subject] |= found
+        # Only the asked ids are walked past a container they share with others: fetch no more than that.
+        frontier = {p for f in frontier for p in (parents[f] if f in asked else solid[f])}
+    closure: dict[str, set[str]] = {}
+    for start in asked:
+        seen: set[str] = set()
+        stack = list(parents.get(start, ()))
+        while stack:
+            node = stack.pop()
+            if node in seen or node == start:
+                continue
+            seen.add(node)
+            stack.extend(solid.get(node, ()))
+        closure[start] = seen
+    return closure
+
+
 class KGFacts(JudgeFacts):
     def __init__(self, kg):
         self.kg = kg
@@ -95,41 +136,9 @@ class KGFacts(JudgeFacts):
     def prefetch_ancestors(self, ids) -> None:
         """Transitive closure over HIERARCHY for many ids: one query per level, not per id."""
         todo = sorted({i for i in ids if i and i not in self._ancestors})
-        if not todo:
-            return
-        parents: dict[str, set[str]] = {}  # every listed container
-        solid: dict[str, set[str]] = {}  # the containers a path may go on through (see below)
-        frontier = asked = set(todo)
-        for _ in range(MAX_DEPTH):
-            frontier = {f for f in frontier if f not in parents}
-            if not frontier:
-                break
-            rows = self.kg.parent_rows(frontier, HIERARCHY, with_property=True)
-            for f in frontier:
-                parents[f], solid[f] = set(), set()
-            by_property: dict[tuple[str, str], set[str]] = {}
-            for subject, prop, parent in rows:
-                by_property.setdefault((subject, prop), set()).add(parent)
-            for (subject, prop), found in by_property.items():
-                parents[subject] |= found
-                # A thing listed under several containers of one property may span them (the Iberian
-                # Peninsula's countries, an island shared by two states) or list former ones: each is its own
-                # statement, but a path does not go on through it (Spain -> Iberian Peninsula -> Gibraltar ->
-                # United Kingdom). Every superclass of a class is one, so classes go on.
-                if len(found) == 1 or prop == SUBCLASS_OF:
-                    solid[subject] |= found
-            # Only the asked ids are walked past a container they share with others: fetch no more than that.
-            frontier = {p for f in frontier for p in (parents[f] if f in asked else solid[f])}
-        for start in todo:
-            seen: set[str] = set()
-            stack = list(parents.get(start, ()))
-            while stack:
-                node = stack.pop()
-                if node in seen or node == start:
-                    continue
-                seen.add(node)
-                stack.extend(solid.get(node, ()))
-            self._ancestors[start] = seen
+        if todo:
+            self._ancestors.update(ancestor_closure(
+                lambda frontier: self.kg.parent_rows(frontier, HIERARCHY, with_property=True), todo))
 
     def ancestors(self, eid: str) -> set[str]:
         if eid not in self._ancestors:

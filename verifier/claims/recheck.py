@@ -9,8 +9,8 @@ the subject. Each results line becomes keys for these four; DuckDB joins the key
 change tables (index/diff.py) and only the claims hit are checked again on the new index. A result
 SUPPORTED by a statement holding exactly the claimed entity (`held_value`) is not moved by its
 property's other statements taking other values: those are joined only when they come to hold or stop
-holding that entity, or change rank. Not traced: a change deeper in a located-in / part-of chain of a
-value that no cited statement shows; which held value or other property is the loosest (README).
+holding that entity, or change rank. Edits along the located-in / subclass chains of the compared values:
+rehierarchy.py. Not traced: which held value or other property is the loosest (README).
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ import pyarrow as pa
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.bulk import batched
 from kgcheck.verifier.claims.check import Checker, CheckOptions
+from kgcheck.verifier.claims.rehierarchy import hierarchy_hits, rel_keys
 from kgcheck.verifier.claims.remeasure import (TESTS_READ, changed_measures, has_measures, is_measured, measure_gate,
                                                measure_tag, measured_hits, parquet_path)
 from kgcheck.verifier.errors import VerifierError
@@ -175,7 +176,7 @@ def result_keys(record: dict) -> Iterator[tuple[str, str, str | None, str | None
     # property count (joined through `namesakes`, linked once per distinct name).
     if not claim.get("subject_id") and claim.get("subject") and normalise(claim["subject"]):
         for p in props:
-            yield "name", normalise(claim["subject"]), p, None
+            yield "name", normalise(claim["subject"]), p, subject  # the namesake chosen (rehierarchy.py)
     # Names the checker had to link: a label or alias added or removed anywhere may change the link (a
     # predicate's too: an alias that equals it makes it that property's).
     for text in ((not claim.get("subject_id")) and claim.get("subject"),
@@ -183,6 +184,7 @@ def result_keys(record: dict) -> Iterator[tuple[str, str, str | None, str | None
                  (not claim.get("property_id")) and claim.get("predicate")):
         if text and normalise(text):
             yield "text", normalise(text), None, None
+    yield from rel_keys(record, props)  # chain edits (rehierarchy.py)
 
 
 # Every way a key meets a change. UNION (not OR) so that each is a plain hash join.
@@ -260,10 +262,12 @@ def claims_to_recheck(diff, results_path: str, link=None, options: CheckOptions 
         flush()
     _namesakes(con, diff.new)
     con.execute(f"CREATE OR REPLACE TABLE hit_claims AS {_HIT}")
+    hits = {r[0] for r in con.execute("SELECT claim FROM hit_claims").fetchall()}
+    hits |= hierarchy_hits(con, diff.old, diff.new, link)
     if stored:
         measured = _measured_hits(con, diff.old, diff.new, asked, link,
                                   saved=diff.saved_extra.get("changed_measures") == measure_tag())
-    return {r[0] for r in con.execute("SELECT claim FROM hit_claims").fetchall()}, measured, n, others
+    return hits, measured, n, others
 
 
 def _namesakes(con, new_dir: str) -> None:

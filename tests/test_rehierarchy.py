@@ -1,0 +1,106 @@
+"""`kgcheck recheck` follows edits along a located-in chain of the values a verdict compared (rehierarchy.py):
+the subject's own statements and the cited ones stay the same, the verdict moves all the same."""
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from diff_builds import MINI, build, entities_of, recheck_beside_full
+
+BORN_IN = {"subject": "Douglas Adams", "predicate": "place of birth", "subject_id": "Q42", "property_id": "P19"}
+ENGLAND = {**BORN_IN, "id": "england", "object": "England", "object_id": "Q21"}
+ENGLAND_BY_NAME = {"id": "england-by-name", "subject": "Douglas Adams", "predicate": "place of birth",
+                   "object": "England"}
+UK = {**BORN_IN, "id": "uk", "object": "United Kingdom", "object_id": "Q145"}
+
+
+def _graph(*edits: str) -> list[dict]:
+    """The mini fixture (Douglas Adams born in Cambridge, Cambridge in England and the UK, England in the UK) with
+    chain edits: Cambridge moved to Belgium, or only its country; England moved to Belgium (Cambridge then in
+    the UK only through England); Brussels moved to the UK (a chain no claim here reaches)."""
+    ents = {e["id"]: e for e in entities_of(MINI)}
+
+    def point(entity: str, pid: str, qid: str) -> None:
+        value = ents[entity]["claims"][pid][0]["mainsnak"]["datavalue"]["value"]
+        value.update({"id": qid, "numeric-id": int(qid[1:])})
+
+    if "england only" in edits:
+        del ents["Q350"]["claims"]["P17"]  # Cambridge's country comes through England alone
+    if "cambridge" in edits:
+        point("Q350", "P131", "Q31")
+    if "england" in edits:
+        point("Q21", "P131", "Q31")
+        point("Q21", "P17", "Q31")
+    if "cambridge's country" in edits:
+        point("Q350", "P17", "Q31")
+    if "brussels" in edits:
+        point("Q239", "P17", "Q145")
+    return list(ents.values())
+
+
+def _lines(path) -> dict[str, dict]:
+    return {r["id"]: r for r in map(orjson.loads, path.read_bytes().splitlines())}
+
+
+@pytest.mark.parametrize("base, edit, claims", [
+    ((), "cambridge", [ENGLAND, ENGLAND_BY_NAME]),  # the value's own container
+    (("england only",), "england", [UK]),  # a container of its container
+])
+def test_an_edit_up_the_chain_of_a_held_value_rechecks_the_verdict_that_leaned_on_it(tmp_path, base, edit, claims):
+    """Born in Cambridge supports "born in England" (Cambridge lies in England) until Cambridge, or England,
+    moves elsewhere: the claim is re-checked and comes out as a full check on the new build says."""
+    old = build(_graph(*base), tmp_path / "old")
+    new = build(_graph(*base, edit), tmp_path / "new")
+    summary, before, out, full = recheck_beside_full(old, new, claims, tmp_path)
+    assert {r["verdict"] for r in _lines(before).values()} == {"SUPPORTED"}
+    assert "SUPPORTED" not in {r["verdict"] for r in _lines(full).values()}
+    assert summary.rechecked == len(claims)
+    assert out.read_bytes() == full.read_bytes()
+
+
+@pytest.mark.parametrize("edit, claims", [
+    ("brussels", [ENGLAND, ENGLAND_BY_NAME, UK]),  # a chain no verdict compared
+    ("cambridge's country", [ENGLAND]),  # the held value's chain moved, but England is still above it
+])
+def test_an_edit_that_leaves_the_compared_relation_as_it_was_rechecks_nothing(tmp_path, edit, claims):
+    old = build(_graph(), tmp_path / "old")
+    new = build(_graph(edit), tmp_path / "new")
+    summary, before, out, full = recheck_beside_full(old, new, claims, tmp_path)
+    assert summary.rechecked == 0
+    assert out.read_bytes() == before.read_bytes() == full.read_bytes()
+
+
+@pytest.mark.parametrize("claim", [ENGLAND, {**ENGLAND, "object_id": None}])
+def test_a_claimed_entity_whose_chain_moved_is_rechecked(tmp_path, claim):
+    """The claim's side of the relation: "born in England" against a graph saying born in the UK is more
+    specific (England lies in the UK) until England moves; the subject's statements never change. Named by
+    text, the claim's candidates are linked again to test them."""
+    ents = _graph()
+    ents_new = _graph("england")
+    for graph in (ents, ents_new):
+        adams = next(e for e in graph if e["id"] == "Q42")
+        point = adams["claims"]["P19"][0]["mainsnak"]["datavalue"]["value"]
+        point.update({"id": "Q145", "numeric-id": 145})  # born in the United Kingdom
+    old, new = build(ents, tmp_path / "old"), build(ents_new, tmp_path / "new")
+    summary, before, out, full = recheck_beside_full(old, new, [claim], tmp_path)
+    assert _lines(before)["england"]["verdict"] != _lines(full)["england"]["verdict"]
+    assert summary.rechecked == 1 and out.read_bytes() == full.read_bytes()
+
+
+def test_a_namesake_whose_value_moved_rechecks_a_subject_named_by_text(tmp_path):
+    """"Douglas Adams, born in the United Kingdom" by name is tried on both entities of that name; when the
+    other one's birthplace (Brussels) moves into the UK the namesakes agree, which the verdict reads."""
+    from diff_builds import item_statement
+
+    def graph(*edits):
+        ents = _graph(*edits)
+        namesake = {"type": "item", "id": "Q9003", "labels": {"en": {"language": "en", "value": "Douglas Adams"}},
+                    "descriptions": {}, "aliases": {},
+                    "claims": {"P19": [item_statement("Q9003", "P19", "Q239", "born")]}}
+        return ents + [namesake]
+
+    old, new = build(graph(), tmp_path / "old"), build(graph("brussels"), tmp_path / "new")
+    claim = {"id": "uk-by-name", "subject": "Douglas Adams", "predicate": "place of birth", "object": "United Kingdom"}
+    summary, before, out, full = recheck_beside_full(old, new, [claim], tmp_path)
+    assert before.read_bytes() != full.read_bytes()
+    assert summary.rechecked == 1 and out.read_bytes() == full.read_bytes()

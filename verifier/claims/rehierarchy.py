@@ -1,0 +1,187 @@
+"""Which results a rebuild can flip through a located-in / part-of / country / subclass chain.
+
+relate() (compare.py) calls a claimed entity less specific than the graph's value when it is among the value's
+ancestors over HIERARCHY (Tarzana is in Los Angeles: "born in Los Angeles" is supported by Tarzana), and more
+specific when the value is among the claim's. An edit anywhere on such a chain, up to MAX_DEPTH levels above
+the value or the claimed entity, moves that relation while the subject's own statements and the statements
+the verdict cited stay as they were. The entities whose ancestors may have moved (`moved`) are the subjects of
+changed HIERARCHY statements and everything below them, MAX_DEPTH deep over either build's edges. A result
+is re-checked when its claimed entity or one of the values its subject holds for the property (in OLD: a
+change to those statements is keyed by recheck.py already) is among them and the ancestor relation between
+the two differs between the builds — each build's closure computed by the checker's own rule
+(facts.ancestor_closure). A claimed value named by text is linked again as the checker links it (its
+candidates are the same in both builds unless a label changed, which recheck.py keys) and each candidate is
+tested so, as is the text itself against the names of each value's ancestors (relate() also reads a name up
+the chain). A result whose subject was named by text is re-checked whenever another entity of that name holds
+a moved value of the property (every namesake is tried; the chosen one goes through the tests above).
+"""
+from __future__ import annotations
+
+import pyarrow as pa
+
+from kgcheck.index.store import HIERARCHY, HIERARCHY_TABLE
+from kgcheck.index.text import normalise
+
+from .facts import MAX_DEPTH, ancestor_closure
+from .remeasure import parquet_path
+
+REL, REL_TEXT = "rel", "reltext"  # keys: (subject, property, claimed id or None) / (the claimed value's name)
+
+
+def rel_keys(record: dict, props: list[str]):
+    """The keys a result gives this module: its subject and properties with the claimed entity (or its name)."""
+    claim = record.get("claim") or {}
+    subject, value = record.get("subject_id"), claim.get("object_id")
+    if not subject:
+        return
+    if value:
+        for p in props:
+            yield REL, subject, p, value
+    elif claim.get("object") and normalise(claim["object"]):
+        for p in props:
+            yield REL, subject, p, None
+        yield REL_TEXT, normalise(claim["object"]), None, None
+
+
+def _edges(directory: str) -> str:
+    """SQL of (subject, property, parent): the HIERARCHY edges of a build as the checker reads them
+    (KG.parent_rows: the hierarchy_edges table, or the statements of an index built before it)."""
+    table = parquet_path(directory, HIERARCHY_TABLE)
+    if table:
+        return f"SELECT subject, property, parent FROM read_parquet('{table}')"
+    statements = parquet_path(directory, "statements")
+    listed = ", ".join(f"'{p}'" for p in HIERARCHY)
+    return (f"SELECT subject, property, entity_id AS parent FROM read_parquet('{statements}') WHERE property IN "
+            f"({listed}) AND entity_id IS NOT NULL AND rank <> 'deprecated'")
+
+
+def hierarchy_hits(con, old_dir: str, new_dir: str, link=None) -> set[int]:
+    """Lines (the `claim` of `keys`) whose verdict a chain edit may have moved. Reads the `keys` and
+    `changed_statements` tables on `con`; link(texts) -> {text: entity ids} links a claimed value named by text
+    (None: every such result reached is re-checked)."""
+    old_edges, new_edges = _edges(old_dir), _edges(new_dir)
+    if not _moved(con, old_edges, new_edges):
+        return set()
+    by_object = parquet_path(old_dir, "statements_by_object")
+    statements = parquet_path(old_dir, "statements")
+    # The statements in OLD holding a moved value; the values in OLD of each reached (subject, property) pair.
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE held_moved AS SELECT subject, property, entity_id
+                    FROM read_parquet('{by_object or statements}') WHERE entity_id IN (SELECT id FROM hierarchy_moved)""")
+    held = f"""JOIN keys k ON k.claim = r.claim AND k.kind = '{REL}' JOIN read_parquet('{statements}') s
+               ON s.subject = k.a AND s.property = k.b WHERE s.entity_id IS NOT NULL"""
+    exact = con.execute(f"""
+        WITH r AS (SELECT k.claim FROM keys k JOIN held_moved h ON k.kind = '{REL}' AND k.held IS NOT NULL
+                       AND k.a = h.subject AND k.b = h.property
+                   UNION SELECT claim FROM keys WHERE kind = '{REL}' AND held IN (SELECT id FROM hierarchy_moved))
+        SELECT DISTINCT r.claim, k.held, s.entity_id FROM r {held}""").fetchall()
+    names = _moved_names(con, old_dir, new_dir)
+    con.register("moved_names", pa.table({"text": sorted(names)}, schema=pa.schema([("text", pa.string())])))
+    try:
+        named = con.execute(f"""
+            WITH r AS (SELECT k.claim FROM keys k JOIN held_moved h ON k.kind = '{REL}' AND k.held IS NULL
+                           AND k.a = h.subject AND k.b = h.property
+                       UNION SELECT claim FROM keys WHERE kind = '{REL_TEXT}' AND a IN (SELECT text FROM moved_names))
+            SELECT DISTINCT r.claim, t.a, s.entity_id FROM r JOIN keys t ON t.claim = r.claim AND t.kind = '{REL_TEXT}'
+            {held}""").fetchall()
+    finally:
+        con.unregister("moved_names")
+    if link is None:
+        hits = {claim for claim, _, _ in named}
+        named = []
+    else:
+        hits = set()
+    linked = link(sorted({text for _, text, _ in named})) if named else {}
+    ids = {e for _, z, v in exact for e in (z, v)} | {e for _, text, v in named for e in [v, *linked.get(text, ())]}
+    if ids:
+        before, after = (_closure(con, edges, ids) for edges in (old_edges, new_edges))
+        hits |= {claim for claim, z, v in exact if _moved_between(z, v, before, after)}
+        # relate() also calls a name found among the value's ancestors less specific (no candidate needed).
+        up = _names_above(con, old_dir, before), _names_above(con, new_dir, after)
+        hits |= {claim for claim, text, v in named
+                 if any(_moved_between(z, v, before, after) for z in linked.get(text, ()))
+                 or any(text in up[0].get(a, ()) for a in before[v]) != any(text in up[1].get(a, ()) for a in after[v])}
+    return hits | _namesake_hits(con, old_dir, new_dir)
+
+
+def _moved(con, old_edges: str, new_edges: str) -> int:
+    """hierarchy_moved(id): the entities whose own HIERARCHY edges differ between the builds (a rank change
+    between normal and preferred, a qualifier edit, leave them as they were), and everything below them."""
+    listed = ", ".join(f"'{p}'" for p in HIERARCHY)
+    touched = f"subject IN (SELECT subject FROM changed_statements WHERE property IN ({listed}))"
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE hierarchy_moved AS
+        WITH RECURSIVE roots AS (
+            SELECT DISTINCT subject FROM (
+                (SELECT * FROM ({old_edges}) WHERE {touched} EXCEPT SELECT * FROM ({new_edges}) WHERE {touched})
+                UNION ALL
+                (SELECT * FROM ({new_edges}) WHERE {touched} EXCEPT SELECT * FROM ({old_edges}) WHERE {touched}))),
+        below(id, depth) AS (
+            SELECT subject, 0 FROM roots
+            UNION SELECT e.subject, b.depth + 1 FROM below b
+                  JOIN ({old_edges} UNION {new_edges}) e ON e.parent = b.id WHERE b.depth < {MAX_DEPTH})
+        SELECT DISTINCT id FROM below""")
+    return con.execute("SELECT count(*) FROM hierarchy_moved").fetchall()[0][0]
+
+
+def _moved_between(z: str, v: str, before: dict[str, set[str]], after: dict[str, set[str]]) -> bool:
+    """Did the claim (z) and the value (v) change which one lies above the other?"""
+    return (z in before[v]) != (z in after[v]) or (v in before[z]) != (v in after[z])
+
+
+def _closure(con, edges: str, ids: set[str]) -> dict[str, set[str]]:
+    def parent_rows(frontier):
+        return con.execute(f"SELECT subject, property, parent FROM ({edges}) WHERE subject IN (SELECT unnest(?)) "
+                           f"AND property IN (SELECT unnest(?))", [sorted(frontier), list(HIERARCHY)]).fetchall()
+
+    return ancestor_closure(parent_rows, ids)
+
+
+def _labels(directory: str) -> str | None:
+    path = parquet_path(directory, "labels")
+    return f"read_parquet('{path}')" if path else None
+
+
+def _names_above(con, directory: str, closure: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The normalised labels and aliases, in this build, of every ancestor in `closure`."""
+    labels, above = _labels(directory), sorted({a for ancestors in closure.values() for a in ancestors})
+    names: dict[str, set[str]] = {}
+    if labels and above:
+        for eid, text in con.execute(f"SELECT id, text FROM {labels} WHERE id IN (SELECT unnest(?))",
+                                     [above]).fetchall():
+            if text:
+                names.setdefault(eid, set()).add(normalise(text))
+    return names
+
+
+def _moved_names(con, old_dir: str, new_dir: str) -> set[str]:
+    """The normalised labels and aliases of the moved entities in either build: a claimed value named so may be
+    one of them."""
+    names: set[str] = set()
+    for labels in filter(None, (_labels(d) for d in (old_dir, new_dir))):
+        rows = con.execute(f"SELECT DISTINCT text FROM {labels} WHERE id IN (SELECT id FROM hierarchy_moved)")
+        names |= {normalise(text) for text, in rows.fetchall() if text}
+    names.discard("")
+    return names
+
+
+def _namesake_hits(con, old_dir: str, new_dir: str) -> set[int]:
+    """Results whose subject was named by text when another entity of that name holds a moved value of the
+    property (the chosen namesake, the `name` key's held, went through the pair tests)."""
+    if not con.execute("SELECT count(*) FROM keys WHERE kind = 'name'").fetchall()[0][0]:
+        return set()
+    found: set[tuple[str, str, str]] = set()
+    for labels in filter(None, (_labels(d) for d in (old_dir, new_dir))):
+        rows = con.execute(f"SELECT DISTINCT l.text, h.property, h.subject FROM {labels} l "
+                           "JOIN (SELECT DISTINCT subject, property FROM held_moved) h ON h.subject = l.id")
+        found |= {(normalise(text), prop, holder) for text, prop, holder in rows.fetchall() if text}
+    if not found:
+        return set()
+    columns = list(zip(*found))
+    con.register("namesake_holders", pa.table({"text": columns[0], "property": columns[1], "holder": columns[2]},
+                                              schema=pa.schema([("text", pa.string()), ("property", pa.string()),
+                                                                ("holder", pa.string())])))
+    try:
+        return {r[0] for r in con.execute("""
+            SELECT k.claim FROM keys k JOIN namesake_holders n ON k.kind = 'name' AND k.a = n.text
+                AND k.b = n.property AND n.holder IS DISTINCT FROM k.held""").fetchall()}
+    finally:
+        con.unregister("namesake_holders")
