@@ -64,16 +64,16 @@ def hierarchy_hits(con, old_dir: str, new_dir: str, link=None) -> set[int]:
         return set()
     by_object = parquet_path(old_dir, "statements_by_object")
     statements = parquet_path(old_dir, "statements")
-    # The statements in OLD holding a moved value; the values in OLD of each reached (subject, property) pair.
+    # The statements in OLD holding a moved value.
     con.execute(f"""CREATE OR REPLACE TEMP TABLE held_moved AS SELECT subject, property, entity_id
                     FROM read_parquet('{by_object or statements}') WHERE entity_id IN (SELECT id FROM hierarchy_moved)""")
-    held = f"""JOIN keys k ON k.claim = r.claim AND k.kind = '{REL}' JOIN read_parquet('{statements}') s
-               ON s.subject = k.a AND s.property = k.b WHERE s.entity_id IS NOT NULL"""
+    # Only a moved entity's ancestors changed: the pairs with the value or the claimed entity among them.
     exact = con.execute(f"""
-        WITH r AS (SELECT k.claim FROM keys k JOIN held_moved h ON k.kind = '{REL}' AND k.held IS NOT NULL
-                       AND k.a = h.subject AND k.b = h.property
-                   UNION SELECT claim FROM keys WHERE kind = '{REL}' AND held IN (SELECT id FROM hierarchy_moved))
-        SELECT DISTINCT r.claim, k.held, s.entity_id FROM r {held}""").fetchall()
+        SELECT k.claim, k.held, h.entity_id FROM keys k JOIN held_moved h ON k.kind = '{REL}' AND k.held IS NOT NULL
+            AND k.a = h.subject AND k.b = h.property
+        UNION SELECT k.claim, k.held, s.entity_id FROM keys k JOIN read_parquet('{statements}') s
+            ON k.kind = '{REL}' AND k.held IN (SELECT id FROM hierarchy_moved) AND s.subject = k.a
+            AND s.property = k.b WHERE s.entity_id IS NOT NULL""").fetchall()
     names = _moved_names(con, old_dir, new_dir)
     con.register("moved_names", pa.table({"text": sorted(names)}, schema=pa.schema([("text", pa.string())])))
     try:
@@ -82,7 +82,8 @@ def hierarchy_hits(con, old_dir: str, new_dir: str, link=None) -> set[int]:
                            AND k.a = h.subject AND k.b = h.property
                        UNION SELECT claim FROM keys WHERE kind = '{REL_TEXT}' AND a IN (SELECT text FROM moved_names))
             SELECT DISTINCT r.claim, t.a, s.entity_id FROM r JOIN keys t ON t.claim = r.claim AND t.kind = '{REL_TEXT}'
-            {held}""").fetchall()
+            JOIN keys k ON k.claim = r.claim AND k.kind = '{REL}' JOIN read_parquet('{statements}') s
+                ON s.subject = k.a AND s.property = k.b WHERE s.entity_id IS NOT NULL""").fetchall()
     finally:
         con.unregister("moved_names")
     if link is None:
@@ -95,6 +96,7 @@ def hierarchy_hits(con, old_dir: str, new_dir: str, link=None) -> set[int]:
     if ids:
         before, after = (_closure(con, edges, ids) for edges in (old_edges, new_edges))
         hits |= {claim for claim, z, v in exact if _moved_between(z, v, before, after)}
+    if named:
         # relate() also calls a name found among the value's ancestors less specific (no candidate needed).
         up = _names_above(con, old_dir, before), _names_above(con, new_dir, after)
         hits |= {claim for claim, text, v in named
