@@ -26,7 +26,7 @@ import pyarrow as pa
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.bulk import batched
 from kgcheck.verifier.claims.check import Checker, CheckOptions
-from kgcheck.verifier.claims.rehierarchy import hierarchy_hits, rel_keys
+from kgcheck.verifier.claims.rehierarchy import hierarchy_hits, obj_key
 from kgcheck.verifier.claims.remeasure import (TESTS_READ, changed_measures, has_measures, is_measured, measure_gate,
                                                measure_tag, measured_hits, parquet_path)
 from kgcheck.verifier.errors import VerifierError
@@ -184,7 +184,9 @@ def result_keys(record: dict) -> Iterator[tuple[str, str, str | None, str | None
                  (not claim.get("property_id")) and claim.get("predicate")):
         if text and normalise(text):
             yield "text", normalise(text), None, None
-    yield from rel_keys(record, props)  # chain edits (rehierarchy.py)
+    claimed = obj_key(record)  # chain edits (rehierarchy.py)
+    if claimed:
+        yield claimed
 
 
 # Every way a key meets a change. UNION (not OR) so that each is a plain hash join.

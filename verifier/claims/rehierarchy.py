@@ -25,22 +25,23 @@ from kgcheck.index.text import normalise
 from .facts import MAX_DEPTH, ancestor_closure
 from .remeasure import parquet_path
 
-REL, REL_TEXT = "rel", "reltext"  # keys: (subject, property, claimed id or None) / (the claimed value's name)
+OBJ = "obj"  # one key per result: (claimed entity id or None, its name when given by text)
 
 
-def rel_keys(record: dict, props: list[str]):
-    """The keys a result gives this module: its subject and properties with the claimed entity (or its name)."""
+def obj_key(record: dict):
+    """The key a result gives this module: its claimed value (joined with its `sp` keys, subject and property)."""
     claim = record.get("claim") or {}
-    subject, value = record.get("subject_id"), claim.get("object_id")
-    if not subject:
-        return
-    if value:
-        for p in props:
-            yield REL, subject, p, value
-    elif claim.get("object") and normalise(claim["object"]):
-        for p in props:
-            yield REL, subject, p, None
-        yield REL_TEXT, normalise(claim["object"]), None, None
+    if not record.get("subject_id"):
+        return None
+    if claim.get("object_id"):
+        return OBJ, claim["object_id"], None, None
+    text = normalise(claim["object"]) if claim.get("object") else ""
+    return (OBJ, None, text, None) if text else None
+
+
+# The keyed (subject, property) pairs with their claimed value: claim, subject, property, z (id), text (name).
+_PAIRS = f"""SELECT s.claim, s.a AS subject, s.b AS property, o.a AS z, o.b AS text
+             FROM keys s JOIN keys o ON s.kind = 'sp' AND o.kind = '{OBJ}' AND o.claim = s.claim"""
 
 
 def _edges(directory: str) -> str:
@@ -67,23 +68,24 @@ def hierarchy_hits(con, old_dir: str, new_dir: str, link=None) -> set[int]:
     # The statements in OLD holding a moved value.
     con.execute(f"""CREATE OR REPLACE TEMP TABLE held_moved AS SELECT subject, property, entity_id
                     FROM read_parquet('{by_object or statements}') WHERE entity_id IN (SELECT id FROM hierarchy_moved)""")
+    con.execute(f"CREATE OR REPLACE TEMP TABLE claimed_pairs AS {_PAIRS}")
     # Only a moved entity's ancestors changed: the pairs with the value or the claimed entity among them.
     exact = con.execute(f"""
-        SELECT k.claim, k.held, h.entity_id FROM keys k JOIN held_moved h ON k.kind = '{REL}' AND k.held IS NOT NULL
-            AND k.a = h.subject AND k.b = h.property
-        UNION SELECT k.claim, k.held, s.entity_id FROM keys k JOIN read_parquet('{statements}') s
-            ON k.kind = '{REL}' AND k.held IN (SELECT id FROM hierarchy_moved) AND s.subject = k.a
-            AND s.property = k.b WHERE s.entity_id IS NOT NULL""").fetchall()
+        SELECT k.claim, k.z, h.entity_id FROM claimed_pairs k JOIN held_moved h ON k.z IS NOT NULL
+            AND k.subject = h.subject AND k.property = h.property
+        UNION SELECT k.claim, k.z, s.entity_id FROM claimed_pairs k JOIN read_parquet('{statements}') s
+            ON k.z IN (SELECT id FROM hierarchy_moved) AND s.subject = k.subject AND s.property = k.property
+        WHERE s.entity_id IS NOT NULL""").fetchall()
     names = _moved_names(con, old_dir, new_dir)
     con.register("moved_names", pa.table({"text": sorted(names)}, schema=pa.schema([("text", pa.string())])))
     try:
+        # Named by text: a held value moved, or the text names a moved entity (then every held value counts).
         named = con.execute(f"""
-            WITH r AS (SELECT k.claim FROM keys k JOIN held_moved h ON k.kind = '{REL}' AND k.held IS NULL
-                           AND k.a = h.subject AND k.b = h.property
-                       UNION SELECT claim FROM keys WHERE kind = '{REL_TEXT}' AND a IN (SELECT text FROM moved_names))
-            SELECT DISTINCT r.claim, t.a, s.entity_id FROM r JOIN keys t ON t.claim = r.claim AND t.kind = '{REL_TEXT}'
-            JOIN keys k ON k.claim = r.claim AND k.kind = '{REL}' JOIN read_parquet('{statements}') s
-                ON s.subject = k.a AND s.property = k.b WHERE s.entity_id IS NOT NULL""").fetchall()
+            SELECT k.claim, k.text, h.entity_id FROM claimed_pairs k JOIN held_moved h ON k.z IS NULL
+                AND k.subject = h.subject AND k.property = h.property
+            UNION SELECT k.claim, k.text, s.entity_id FROM claimed_pairs k JOIN read_parquet('{statements}') s
+                ON k.text IN (SELECT text FROM moved_names) AND s.subject = k.subject AND s.property = k.property
+            WHERE s.entity_id IS NOT NULL""").fetchall()
     finally:
         con.unregister("moved_names")
     if link is None:
@@ -92,16 +94,18 @@ def hierarchy_hits(con, old_dir: str, new_dir: str, link=None) -> set[int]:
     else:
         hits = set()
     linked = link(sorted({text for _, text, _ in named})) if named else {}
-    ids = {e for _, z, v in exact for e in (z, v)} | {e for _, text, v in named for e in [v, *linked.get(text, ())]}
-    if ids:
-        before, after = (_closure(con, edges, ids) for edges in (old_edges, new_edges))
-        hits |= {claim for claim, z, v in exact if _moved_between(z, v, before, after)}
+    # The closures of the moved entities only: the others' ancestors are the same in both builds.
+    moved = {r[0] for r in con.execute("SELECT id FROM hierarchy_moved").fetchall()}
+    ids = moved & ({e for _, z, v in exact for e in (z, v)} | {e for _, text, v in named
+                                                                 for e in [v, *linked.get(text, ())]})
+    before, after = (_closure(con, edges, ids) for edges in (old_edges, new_edges))
+    hits |= {claim for claim, z, v in exact if _moved_between(z, v, before, after)}
     if named:
         # relate() also calls a name found among the value's ancestors less specific (no candidate needed).
         up = _names_above(con, old_dir, before), _names_above(con, new_dir, after)
-        hits |= {claim for claim, text, v in named
-                 if any(_moved_between(z, v, before, after) for z in linked.get(text, ()))
-                 or any(text in up[0].get(a, ()) for a in before[v]) != any(text in up[1].get(a, ()) for a in after[v])}
+        hits |= {claim for claim, text, v in named if v in moved and (
+                 any(text in up[0].get(a, ()) for a in before[v]) != any(text in up[1].get(a, ()) for a in after[v]))
+                 or any(_moved_between(z, v, before, after) for z in linked.get(text, ()))}
     return hits | _namesake_hits(con, old_dir, new_dir)
 
 
@@ -125,8 +129,9 @@ def _moved(con, old_edges: str, new_edges: str) -> int:
 
 
 def _moved_between(z: str, v: str, before: dict[str, set[str]], after: dict[str, set[str]]) -> bool:
-    """Did the claim (z) and the value (v) change which one lies above the other?"""
-    return (z in before[v]) != (z in after[v]) or (v in before[z]) != (v in after[z])
+    """Did the claim (z) and the value (v) change which one lies above the other? (closures of moved entities)"""
+    return ((v in before and (z in before[v]) != (z in after[v]))
+            or (z in before and (v in before[z]) != (v in after[z])))
 
 
 def _closure(con, edges: str, ids: set[str]) -> dict[str, set[str]]:
