@@ -104,3 +104,18 @@ def test_a_namesake_whose_value_moved_rechecks_a_subject_named_by_text(tmp_path)
     summary, before, out, full = recheck_beside_full(old, new, [claim], tmp_path)
     assert before.read_bytes() != full.read_bytes()
     assert summary.rechecked == 1 and out.read_bytes() == full.read_bytes()
+
+
+def test_a_build_without_the_edge_table_gives_the_same_edges_from_its_statements(tmp_path):
+    """An index built before hierarchy_edges: the chain edges are read off its statements, the same rows."""
+    import duckdb
+
+    from kgcheck.verifier.claims.rehierarchy import _edges
+
+    index = build(_graph(), tmp_path / "index")
+    older = tmp_path / "older"
+    older.mkdir()
+    (older / "statements.parquet").symlink_to(index / "statements.parquet")
+    with duckdb.connect() as con:
+        table, fallback = (sorted(con.execute(_edges(str(d))).fetchall()) for d in (index, older))
+    assert table and table == fallback
