@@ -20,6 +20,7 @@ from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.readers import parse_claim_dict
 from kgcheck.verifier.formats.serialize import bad_claim_to_dict, verdict_to_dict
 from kgcheck.verifier.formats.writers import open_table_writer, refuse_foreign_output, refuse_output_as_input
+from kgcheck.verifier.gcpause import with_fewer_collections
 from kgcheck.verifier.model import VERDICTS, BadClaim, Claim, Verdict
 
 # Claims per batch. Each batch reads its subjects' statements in a few queries whose cost grows with the row
@@ -128,6 +129,7 @@ def check_claims(kg, claims: Iterable[Claim | dict], options: CheckOptions | Non
     return [replace(v, claim=c) for v, c in zip(check_stream(checker, stand_ins), parsed)]
 
 
+@with_fewer_collections
 def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, options: CheckOptions = CheckOptions(),
              quiet: bool = False, resume: bool = True, stream=None, source: str | None = None) -> BulkSummary:
     """Check every claim, writing one JSON object per line to `out` (a path enables resuming; a .csv or

@@ -16,6 +16,7 @@ from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.compare import ClaimObject
 from kgcheck.verifier.claims.facts import KGFacts, entity_values
 from kgcheck.verifier.claims.judge import NAMED_SCORE, PropertyChoice, judge, reference_pairs
+from kgcheck.verifier.gcpause import with_fewer_collections
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, SUPPORTED, Claim, Verdict
 from kgcheck.verifier.values import parse_date, parse_quantity
 
@@ -87,6 +88,7 @@ class Checker:
         return out
 
     # -- the batch ------------------------------------------------------------------------------
+    @with_fewer_collections
     def check(self, claims: list[Claim]) -> list[Verdict]:
         """One Verdict per claim, in order. Claim ids must be distinct within a call (they key the batch)."""
         new_predicates = {" ".join(c.predicate.split()) for c in claims if not c.property_id and c.predicate}

@@ -32,6 +32,7 @@ from kgcheck.verifier.claims.remeasure import (TESTS_READ, changed_measures, has
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.serialize import verdict_to_dict
 from kgcheck.verifier.formats.writers import refuse_foreign_output, refuse_output_as_input, table_format
+from kgcheck.verifier.gcpause import with_fewer_collections
 from kgcheck.verifier.model import Claim, Verdict
 
 KEY_BATCH = 50_000
@@ -341,6 +342,7 @@ def claim_of(record: dict) -> Claim:
                  qualifiers=tuple((str(p), str(v)) for p, v in c.get("qualifiers") or ()), kind=c.get("kind"))
 
 
+@with_fewer_collections
 def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = CheckOptions(),
             batch_size: int = 20000) -> RecheckSummary:
     """Write `out_path`: RESULTS with the reachable claims checked again on `kg` (the new index)."""
