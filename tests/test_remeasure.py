@@ -288,7 +288,7 @@ def test_the_loosest_class_is_compared_on_both_builds(tmp_path, case):
     new = _measure_build(tmp_path / "new", new_rows, edges)
     con = duckdb.connect()
     con.execute("CREATE TABLE measured_keys AS SELECT 7 AS claim, 'Qs' AS subject, 'P1' AS property, "
-                "NULL::VARCHAR AS value, 4 AS reached")
+                "NULL::VARCHAR AS value, 4 AS reached, true AS by_text")
     con.execute("CREATE TABLE subject_statements (subject VARCHAR, property VARCHAR, entity_id VARCHAR, rank VARCHAR)")
     con.executemany("INSERT INTO subject_statements VALUES ('Qs', 'P31', ?, 'normal')", [[c] for c in own])
     con.execute("CREATE TABLE changed_measures (kind VARCHAR, property VARCHAR, key VARCHAR, decides BOOLEAN)")
@@ -326,8 +326,8 @@ def test_a_measure_row_rechecks_only_the_verdicts_that_asked_its_test(tmp_path, 
     con = duckdb.connect()
     names = sorted(TESTS_READ)
     con.execute("CREATE TABLE measured_keys (claim BIGINT, subject VARCHAR, property VARCHAR, value VARCHAR, "
-                "reached TINYINT)")
-    con.executemany("INSERT INTO measured_keys VALUES (?, 'Qs', 'P1', 'Qz', ?)",
+                "reached TINYINT, by_text BOOLEAN)")
+    con.executemany("INSERT INTO measured_keys VALUES (?, 'Qs', 'P1', 'Qz', ?, false)",
                     [[i, TESTS_READ[name]] for i, name in enumerate(names)])
     con.execute("CREATE TABLE changed_statements (statement_id VARCHAR, subject VARCHAR, property VARCHAR, "
                 "old_entity VARCHAR, new_entity VARCHAR, change VARCHAR)")
@@ -338,3 +338,57 @@ def test_a_measure_row_rechecks_only_the_verdicts_that_asked_its_test(tmp_path, 
         con.execute("INSERT INTO changed_measures VALUES (?, 'P1', ?, true)", list(row))
     hits = {names[i] for i in measured_hits(con, str(tmp_path / "old"), str(build))}
     assert hits == expected | ({"co-occurrence"} if "none" in expected else set())
+
+
+def _value_build(directory, counts, n_best):
+    """A build directory holding measure_value.parquet (property, value, subjects, several) and
+    subject_best.parquet (subject, property, n_best) for subject Qs."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    os.makedirs(directory, exist_ok=True)
+    pq.write_table(pa.table({"property": ["P1"] * len(counts), "value": list(counts),
+                             "subjects": [c[0] for c in counts.values()], "several": [c[1] for c in counts.values()]}),
+                   os.path.join(directory, "measure_value.parquet"))
+    pq.write_table(pa.table({"subject": ["Qs"], "property": ["P1"], "n_best": [n_best]}),
+                   os.path.join(directory, "subject_best.parquet"))
+    return str(directory)
+
+
+def _python_by_value(counts, mine, held):
+    """facts.value_exclusivity as the checker runs it: held_alone's loosest value through facts._measured."""
+    from kgcheck.verifier.claims.cooccur import held_alone
+    from kgcheck.verifier.claims.facts import _measured
+
+    loosest = held_alone(counts, mine, held)[0]
+    return _measured("value", loosest.several, loosest.subjects, "").exclusive
+
+
+@pytest.mark.parametrize("case", ["loosest switches", "rows move, same loosest", "a deprecated value", "by name"])
+def test_the_loosest_held_value_is_compared_on_both_builds(tmp_path, case):
+    """The by-value test reads the loosest held value: a row whose counts moved without its own outcome changing
+    (decides false) can still switch it (a tie at share 0 falls to the smaller id), and rows that moved under the
+    same loosest value change nothing. Evaluated exactly only where the held set is known (every value of the
+    property a non-deprecated entity, the claim given by id); other pairs are left to the rows' own outcomes."""
+    from kgcheck.verifier.claims.remeasure import loosest_value_flips
+
+    old_counts = {"Qz": (101, 5), "Qa": (10, 1)}  # Qz: 4 of 100 others hold several (exclusive); Qa: too few
+    new_counts = {"Qz": (102, 5) if case == "rows move, same loosest" else (101, 1), "Qa": (10, 1)}
+    old = _value_build(tmp_path / "old", old_counts, 2)
+    new = _value_build(tmp_path / "new", new_counts, 2)
+    con = duckdb.connect()
+    con.execute("CREATE TABLE measured_keys AS SELECT 7 AS claim, 'Qs' AS subject, 'P1' AS property, "
+                f"'Qc' AS value, 4 AS reached, {case == 'by name'} AS by_text")
+    con.execute("CREATE TABLE subject_statements (subject VARCHAR, property VARCHAR, entity_id VARCHAR, rank VARCHAR)")
+    con.executemany("INSERT INTO subject_statements VALUES ('Qs', 'P1', ?, ?)",
+                    [["Qz", "normal"], ["Qa", "normal"]] + ([["Qd", "deprecated"]] if case == "a deprecated value" else []))
+    con.execute("CREATE TABLE changed_measures (kind VARCHAR, property VARCHAR, key VARCHAR, decides BOOLEAN)")
+    con.execute("INSERT INTO changed_measures VALUES ('measure_value', 'P1', 'Qz', false)")
+    flips = _python_by_value(old_counts, True, ["Qz", "Qa"]) != _python_by_value(new_counts, True, ["Qz", "Qa"])
+    assert flips == (case != "rows move, same loosest")  # the cases are what they say
+    flipped = loosest_value_flips(con, old, new)
+    evaluated = {r[0] for r in con.execute("SELECT claim FROM value_test_exact").fetchall()}
+    if case in ("a deprecated value", "by name"):  # held is not known here: left to the rows' own outcomes
+        assert flipped == set() and evaluated == set()
+    else:
+        assert flipped == ({7} if flips else set()) and evaluated == {7}

@@ -294,13 +294,13 @@ def _measured_hits(con, old_dir: str, new_dir: str, asked: dict[str, list], link
     """remeasure.measured_hits for the measured results, with their claimed values (ids, or linked names)."""
     texts = sorted({t for t, v in zip(asked["text"], asked["value"]) if t and not v})
     linked = link(texts) if link and texts else {}
-    rows: dict[str, list] = {"claim": [], "subject": [], "property": [], "value": [], "reached": []}
+    rows: dict[str, list] = {"claim": [], "subject": [], "property": [], "value": [], "reached": [], "by_text": []}
     for claim, subject, pid, value, text, reached in zip(*asked.values()):
         for v in [value] if value else (linked.get(text) or [None]):
-            for column, x in zip(rows, (claim, subject, pid, v, reached)):
+            for column, x in zip(rows, (claim, subject, pid, v, reached, not value)):
                 rows[column].append(x)
-    schema = pa.schema([("claim", pa.int64())] + [(c, pa.string()) for c in list(rows)[1:-1]]
-                       + [("reached", pa.int8())])
+    schema = pa.schema([("claim", pa.int64())] + [(c, pa.string()) for c in list(rows)[1:-2]]
+                       + [("reached", pa.int8()), ("by_text", pa.bool_())])
     con.register("asked_batch", pa.table(rows, schema=schema))
     con.execute("CREATE OR REPLACE TABLE measured_keys AS SELECT * FROM asked_batch")
     con.unregister("asked_batch")

@@ -10,7 +10,8 @@ Both builds store those measures as tables (index/measures.py), so the diff comp
 (`changed_measures`) and a result is re-checked only when a measure row its verdict read changed
 (`measured_hits`): the property's overall counts; the rows of the subject's classes and of their superclasses
 (up to the hand-over depth) or a subclass-of edge among them; the rows of the subject's other properties;
-the rows of its values and of the claimed values, or a statement of the property with one of those values
+the by-value test evaluated on both builds where its held values are known (`loosest_value_flips`), else the
+rows of its values and of the claimed values, or a statement of the property with one of those values
 (co-occurrence); or a change to the subject's classes or to the properties it holds (its own statements of
 the claimed property are keyed by recheck.py already). A row counts as changed when the measured test's
 outcome on it changed. A verdict that found nothing exclusive reads co-occurrence too: its test is evaluated
@@ -24,6 +25,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+
+import pyarrow as pa
 
 from kgcheck.index.measures import INSTANCE_OF, MAX_DEPTH, MEASURE_TABLES, SUBCLASS_OF
 from kgcheck.index.store import HIERARCHY_TABLE
@@ -164,6 +167,7 @@ def measured_hits(con, old_dir: str, new_dir: str) -> set[int]:
     counts) — whose verdict read a measure row whose test's outcome changed (see the module text), or, for an
     open verdict, whose co-occurrence test (`cooccurrence_flips`) decides otherwise on the two builds."""
     _subject_statements(con, new_dir)
+    value_test_flips = loosest_value_flips(con, old_dir, new_dir)
     classes = " UNION ".join(f"SELECT claim, property, class FROM c{d}" for d in range(MAX_DEPTH + 1))
     rows = con.execute(f"""
         WITH k AS (SELECT DISTINCT claim, subject, property, reached FROM measured_keys),
@@ -190,9 +194,69 @@ def measured_hits(con, old_dir: str, new_dir: str) -> set[int]:
         UNION SELECT o.claim FROM others o JOIN changed_measures m
               ON m.kind = 'measure_profile' AND m.property = o.property AND m.key = o.other AND m.decides
         UNION SELECT v.claim FROM vals v JOIN changed_measures m
-              ON m.kind = 'measure_value' AND m.property = v.property AND m.key = v.value AND m.decides""").fetchall()
-    return ({r[0] for r in rows} | cooccurrence_flips(con, old_dir, new_dir)
+              ON m.kind = 'measure_value' AND m.property = v.property AND m.key = v.value AND m.decides
+              WHERE NOT EXISTS (SELECT 1 FROM value_test_exact e WHERE e.claim = v.claim AND e.property = v.property)""").fetchall()
+    return ({r[0] for r in rows} | value_test_flips | cooccurrence_flips(con, old_dir, new_dir)
             | loosest_class_flips(con, old_dir, new_dir))
+
+
+def loosest_value_flips(con, old_dir: str, new_dir: str) -> set[int]:
+    """Claims whose by-value test comes out otherwise on OLD than on NEW, evaluated exactly as the checker runs it
+    (facts.value_exclusivity: cooccur.held_alone over the held values, the loosest — highest share of other
+    holders with several values, then the smallest id — decides) wherever the held set is known exactly: the
+    subject's statements of the property are all non-deprecated entity values (then each is a conflict: judge.py's
+    `held`), for a claim given by id (by name, a value without a label is left out of `held`). A held value's row
+    whose counts moved without its own outcome changing still switches the loosest, so every moved row counts.
+    Leaves TEMP value_test_exact(claim, property): the pairs evaluated here; measured_hits keys the others by
+    the rows' own outcomes. The subject's own statements are NEW's on both sides (a change to them is keyed by
+    recheck.py already)."""
+    con.execute("CREATE OR REPLACE TEMP TABLE value_test_exact (claim BIGINT, property VARCHAR)")
+    values = {b: parquet_path(d, "measure_value") for b, d in (("old", old_dir), ("new", new_dir))}
+    best = parquet_path(new_dir, "subject_best")
+    if None in values.values() or best is None:
+        return set()
+    con.execute(f"""INSERT INTO value_test_exact
+        WITH k AS (SELECT DISTINCT claim, subject, property FROM measured_keys
+                   WHERE reached >= {BY_VALUE} AND NOT by_text),
+        held AS (SELECT k.claim, k.property, s.entity_id AS x, s.rank
+                 FROM k JOIN subject_statements s USING (subject, property)),
+        exact AS (SELECT claim, property FROM held GROUP BY claim, property
+                  HAVING count(x) = count(*) AND count_if(rank = 'deprecated') = 0)
+        SELECT DISTINCT h.claim, h.property FROM held h JOIN exact USING (claim, property)
+        JOIN changed_measures m ON m.kind = 'measure_value' AND m.property = h.property AND m.key = h.x""")
+    # The held values depend on the subject and property alone: counted once per pair, for both builds.
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE value_held AS
+        WITH q AS (SELECT DISTINCT k.subject, k.property FROM value_test_exact e
+                   JOIN measured_keys k USING (claim, property)),
+        mine AS (SELECT q.subject, q.property, (coalesce(b.n_best, 1) > 1)::INT AS mine
+                 FROM q LEFT JOIN (FROM read_parquet('{best}') WHERE subject IN (SELECT subject FROM q)) b
+                 USING (subject, property))
+        SELECT DISTINCT q.subject, q.property, s.entity_id AS x, mine.mine
+        FROM q JOIN subject_statements s USING (subject, property) JOIN mine USING (subject, property)""")
+    con.execute(_decides_sql())
+    outcome = {}
+    for build, table in values.items():
+        rows = con.execute(f"""
+            WITH m AS (FROM read_parquet('{table}') WHERE property IN (SELECT DISTINCT property FROM value_held)
+                       AND value IN (SELECT x FROM value_held)),
+            counted AS (SELECT h.subject, h.property, h.x, coalesce(m.subjects, 1) - 1 AS n,
+                               coalesce(m.several, h.mine) - h.mine AS k
+                        FROM value_held h LEFT JOIN m ON m.property = h.property AND m.value = h.x),
+            shared AS (SELECT *, CASE WHEN n > 0 THEN k / n ELSE 1.0 END AS share FROM counted),
+            loosest AS (SELECT subject, property, max(share) AS share FROM shared GROUP BY ALL)
+            SELECT s.subject, s.property, arg_min(exclusive(s.n, s.k), s.x)
+            FROM shared s JOIN loosest l USING (subject, property, share) GROUP BY ALL""").fetchall()
+        outcome[build] = {(subject, pid): bool(exclusive) for subject, pid, exclusive in rows}
+    moved = [pair for pair in set(outcome["old"]) | set(outcome["new"])
+             if outcome["old"].get(pair, False) != outcome["new"].get(pair, False)]
+    if not moved:
+        return set()
+    con.register("value_moved", pa.table({"subject": [s for s, _ in moved], "property": [p for _, p in moved]}))
+    try:
+        return {r[0] for r in con.execute("""SELECT DISTINCT e.claim FROM value_test_exact e
+                   JOIN measured_keys k USING (claim, property) JOIN value_moved USING (subject, property)""").fetchall()}
+    finally:
+        con.unregister("value_moved")
 
 
 def loosest_class_flips(con, old_dir: str, new_dir: str) -> set[int]:
