@@ -1,10 +1,10 @@
-"""Bulk work runs with fewer garbage collections (verifier/gcpause.py), and gives the threshold back."""
+"""Bulk work runs with fewer garbage collections (verifier/claims/gcpause.py), and gives the threshold back."""
 import gc
 import threading
 
 import pytest
 
-from kgcheck.verifier.gcpause import YOUNG_THRESHOLD, fewer_collections
+from kgcheck.verifier.claims.gcpause import YOUNG_THRESHOLD, fewer_collections
 
 
 @pytest.fixture(autouse=True)

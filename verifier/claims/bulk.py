@@ -20,7 +20,7 @@ from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.readers import parse_claim_dict
 from kgcheck.verifier.formats.serialize import bad_claim_to_dict, verdict_to_dict
 from kgcheck.verifier.formats.writers import open_table_writer, refuse_foreign_output, refuse_output_as_input
-from kgcheck.verifier.gcpause import with_fewer_collections
+from kgcheck.verifier.claims.gcpause import with_fewer_collections
 from kgcheck.verifier.model import VERDICTS, BadClaim, Claim, Verdict
 
 # Claims per batch. Each batch reads its subjects' statements in a few queries whose cost grows with the row

@@ -16,7 +16,7 @@ from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.compare import ClaimObject
 from kgcheck.verifier.claims.facts import KGFacts, entity_values
 from kgcheck.verifier.claims.judge import NAMED_SCORE, PropertyChoice, judge, reference_pairs
-from kgcheck.verifier.gcpause import with_fewer_collections
+from kgcheck.verifier.claims.gcpause import with_fewer_collections
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, SUPPORTED, Claim, Verdict
 from kgcheck.verifier.values import parse_date, parse_quantity
 

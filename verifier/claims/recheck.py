@@ -32,7 +32,7 @@ from kgcheck.verifier.claims.remeasure import (TESTS_READ, changed_measures, has
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.serialize import verdict_to_dict
 from kgcheck.verifier.formats.writers import refuse_foreign_output, refuse_output_as_input, table_format
-from kgcheck.verifier.gcpause import with_fewer_collections
+from kgcheck.verifier.claims.gcpause import with_fewer_collections
 from kgcheck.verifier.model import Claim, Verdict
 
 KEY_BATCH = 50_000
