@@ -350,3 +350,30 @@ def test_the_nearest_property_word_decides_which_thing_a_far_date_dates(kg_of):
     report = verify_text(kg2, "Harbour Nights was created by a writer, that was broadcast on Channel Nine as a "
                               "special on 5 May 1996.")
     assert not [c for c in report.claims if c.claim.subject_id == "Q51"]
+
+
+def test_an_opening_description_that_names_a_relation_is_the_topics(kg_of):
+    # "X is a journal. The editor-in-chief is Y": the editor is the journal's, as "Its editor-in-chief is Y" says
+    # (the compound's head and a plural head are looked up in the property lexicon); a description that names
+    # a thing ("The bridge was founded ...") still leaves the subject unknown.
+    kg2 = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P98", "editor", "wikibase-item"),
+                 entity("Q5", "human"),
+                 entity("Q901", "Roger Kornberg", claims=[("P31", item("Q5", None))]),
+                 entity("Q903", "Mira Solberg", claims=[("P31", item("Q5", None))]),
+                 entity("Q904", "Jonas Ekdahl", claims=[("P31", item("Q5", None))]),
+                 entity("Q31", "Annals of Tides", "journal", claims=[("P98", item("Q901", None))])] +
+                # enough journals with one editor each for the judge to measure the property as exclusive
+                [entity(f"Q{1000 + i}", f"Bulletin {i}", "journal", claims=[("P98", item("Q903", None))])
+                 for i in range(30)])
+    wrong = _claim(verify_text(kg2, "Annals of Tides is a journal. The editor-in-chief is Mira Solberg."),
+                   "Mira Solberg")
+    assert (wrong.claim.subject_id, wrong.claim.property_id, wrong.verdict.verdict) == ("Q31", "P98", REFUTED)
+    assert "Roger Kornberg" in wrong.verdict.corrections
+    right = _claim(verify_text(kg2, "Annals of Tides is a journal. The editors are Roger Kornberg and Jonas Ekdahl."),
+                   "Roger Kornberg")
+    assert (right.claim.subject_id, right.claim.property_id, right.verdict.verdict) == ("Q31", "P98", SUPPORTED)
+    # Without a subject before it there is nothing to stand for; a description of a thing is no relation.
+    assert not [c for c in verify_text(kg2, "The editor-in-chief is Mira Solberg.").claims
+                if c.claim.property_id == "P98"]
+    assert not [c for c in verify_text(kg2, "Annals of Tides is a journal. The bridge is Mira Solberg.").claims
+                if c.claim.subject_id == "Q31"]

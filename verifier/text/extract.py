@@ -28,7 +28,8 @@ from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fuse
                                            split_sentences, word_spans)
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
-from kgcheck.verifier.text.referents import EarlierMentions, descriptions, earlier_referent, implied_subject
+from kgcheck.verifier.text.referents import (EarlierMentions, descriptions, earlier_referent, implied_subject,
+                                             relation_noun)
 from kgcheck.verifier.text.words import VERB_AFTER
 from kgcheck.verifier.values import find_dates, find_quantities, inside_dates
 
@@ -141,6 +142,11 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None,
             # "The journal was established in 1981": the journal named before, else the one the graph implies.
             nouns = [noun for _, _, words in described for noun in words]
             referent = earlier_referent(nouns, earlier, statements, facts)
+            # A description that names a relation ("The editor-in-chief is X") is the topic's, as "Its
+            # editor-in-chief is X" says: the subject of the sentences before, not a thing to find.
+            relation = referent is None and last_subject is not None and relation_noun(sentence, _lexicon(kg))
+            if relation:
+                referent = last_subject
             if referent is None:
                 implied = implied_subject(
                     kg, facts, sentence, [{m.entity_id} for m in ms] + [set(w[2]) for w in weak.get(si, ())],
@@ -238,6 +244,12 @@ def _what_the_sentence_says(found: list[tuple], sentence: str, facts, subject) -
         if f[1] not in by_property or (subject is not None and f[0].entity_id == subject.entity_id):
             by_property[f[1]] = f
     return list(by_property.values())
+
+
+def _lexicon(kg):
+    """Text -> the properties whose label or alias it is (the index's property lexicon, no vectors)."""
+    searcher = kg.searcher()
+    return lambda text: [c.id for c in searcher.properties(text, vectors=False)]
 
 
 def names_property(pid: str, sentence: str, facts, before: int | None = None) -> bool:

@@ -34,6 +34,35 @@ def descriptions(sentence: str, names: list[tuple[int, int]]) -> list[tuple[int,
     return found
 
 
+# "The editor-in-chief is X", "The editors are A and B": a sentence that opens on a definite description
+# followed by a copula, the description being up to four words before the verb.
+_OPENING_COPULA = re.compile(r"^[\s\"'“(]*(?:[Tt]he|[Tt]his)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)\s+(?:is|was|are|were)\b")
+
+
+_COMPOUND_HEAD = re.compile(r"-(?:in|of|at|to)-[\w-]+$")
+
+
+def relation_noun(sentence: str, properties: Callable[[str], list[str]]) -> list[str]:
+    """The properties an opening description names when it is a relation, not a thing ("The editor-in-chief
+    is Torsten Hothorn": the topic's editor, as "Its editor-in-chief is" says): properties(text) gives the ids
+    whose label or alias is that text (the index's property lexicon). A plural head ("The editors-in-chief
+    are") is tried without its s."""
+    m = _OPENING_COPULA.match(sentence)
+    if not m:
+        return []
+    words = m.group(1).split()
+    # "editor-in-chief", "commander-in-chief": the head of a compound joined by a preposition comes first.
+    heads = [_COMPOUND_HEAD.sub("", w) for w in words]
+    tries = [words] + ([heads] if heads != words else [])
+    tries += [ws[:i] + [w[:-1]] + ws[i + 1:] for ws in list(tries) for i, w in enumerate(ws)
+              if w.endswith("s") and not w.endswith("ss")]  # "The editors are", "editors-in-chief"
+    for variant in tries:
+        found = properties(" ".join(variant))
+        if found:
+            return found
+    return []
+
+
 def _kinds(eid: str, statements: dict, facts) -> set[str] | None:
     """Normalised labels of what `eid` is (its classes and their ancestors); None when the graph does not say."""
     from kgcheck.index.text import normalise
