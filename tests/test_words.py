@@ -377,3 +377,11 @@ def test_an_opening_description_that_names_a_relation_is_the_topics(kg_of):
                 if c.claim.property_id == "P98"]
     assert not [c for c in verify_text(kg2, "Annals of Tides is a journal. The bridge is Mira Solberg.").claims
                 if c.claim.subject_id == "Q31"]
+    # A description the sentence goes on to describe is a thing even when a property bears its name ("album" is an
+    # alias of "published in"): "The album was released …", "The album is a reissue" name no relation.
+    from kgcheck.verifier.text.referents import relation_noun
+
+    lexicon = {"album": ["P1433"], "editor": ["P98"]}.get
+    assert relation_noun("The album was released in 2003.", lambda t: lexicon(t, [])) == []
+    assert relation_noun("The album is a reissue.", lambda t: lexicon(t, [])) == []
+    assert relation_noun("The album is Quiet Songs.", lambda t: lexicon(t, [])) == ["P1433"]

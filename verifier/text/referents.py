@@ -35,8 +35,10 @@ def descriptions(sentence: str, names: list[tuple[int, int]]) -> list[tuple[int,
 
 
 # "The editor-in-chief is X", "The editors are A and B": a sentence that opens on a definite description
-# followed by a copula, the description being up to four words before the verb.
-_OPENING_COPULA = re.compile(r"^[\s\"'“(]*(?:[Tt]he|[Tt]his)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)\s+(?:is|was|are|were)\b")
+# (up to four words) followed by a copula and a name or a number — not "The album was released …" nor "The song
+# is a ballad", where the description is a thing the sentence goes on to describe.
+_OPENING_COPULA = re.compile(r"^[\s\"'“(]*(?:[Tt]he|[Tt]his)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)\s+"
+                             r"(?:is|was|are|were)\s+[\"'“]?[A-Z0-9]")
 
 
 _COMPOUND_HEAD = re.compile(r"-(?:in|of|at|to)-[\w-]+$")
