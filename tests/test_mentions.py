@@ -115,6 +115,8 @@ def test_llm_not_asked_when_context_settles():
     ("X, a journal, was founded in 1990.", None),  # an apposition, not the copula
     ("X is the capital of France.", None),  # "the": which one, not what kind
     ("X is a Greek.", None),  # a name, not a lower-case noun
+    ("X. is a album.", "album"),  # "Lorenzo 2015 CC.": a label's own full stop, left out of the mention
+    ("X. Is a album.", None),  # a sentence end
 ])
 def test_what_the_text_calls_a_name(sentence, kind):
     assert called(sentence, 1) == kind

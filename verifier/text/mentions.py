@@ -247,8 +247,9 @@ def _surnames(text: str, words, out: list[list[Mention]]) -> list[list[Mention]]
 
 
 # "X is a 2011 American parody film that …": after a name, the copula and an article open what the text calls it; the
-# phrase ends at a clause word, a participle ("a journal published by"), punctuation or the sentence's end.
-_CALLED = re.compile(r"\s+(?:is|was)\s+(?:a|an)\s+((?:[\w-]+\s+){0,4}?[a-z][a-z-]+)"
+# phrase ends at a clause word, a participle ("a journal published by"), punctuation or the sentence's end. A title
+# whose label ends in a full stop ("Party in the U.S.A.", "Lorenzo 2015 CC.") is matched without it: skip it.
+_CALLED = re.compile(r"\.?\s+(?:is|was)\s+(?:a|an)\s+((?:[\w-]+\s+){0,4}?[a-z][a-z-]+)"
                      r"(?=\s+(?:who|which|that|by|from|with|in|on|at|for|and|of|\w+ed)\b|\s*[,;:.()]|\s*$)")
 
 
