@@ -385,3 +385,18 @@ def test_an_opening_description_that_names_a_relation_is_the_topics(kg_of):
     assert relation_noun("The album was released in 2003.", lambda t: lexicon(t, [])) == []
     assert relation_noun("The album is a reissue.", lambda t: lexicon(t, [])) == []
     assert relation_noun("The album is Quiet Songs.", lambda t: lexicon(t, [])) == ["P1433"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("The editors-in chief is are A1 \"(.")), max_size=50))
+def test_relation_noun_never_fails_and_only_names_what_the_lexicon_holds(sentence):
+    from kgcheck.verifier.text.referents import relation_noun
+
+    asked = []
+
+    def lexicon(text):
+        asked.append(text)
+        return ["P98"] if text == "editor" else []
+
+    found = relation_noun(sentence, lexicon)
+    assert found in ([], ["P98"]) and (not found or "editor" in asked)
