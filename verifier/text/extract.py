@@ -3,7 +3,8 @@
 1. Sentences and mentions: see mentions.py (gazetteer over labels and aliases, namesakes by context).
 2. Pronouns (he, she, it, his, her, its, they, their) stand for the last subject; a description ("The
    film", "the dam") for an earlier mention of its class, else for the one thing the graph links to what
-   the sentence names (referents.py).
+   the sentence names (referents.py); an opening description that names a relation ("The editor-in-chief
+   is X") for the last subject, as "Its editor-in-chief is X" would.
 3. Claims the graph links outright, between any two things a sentence names: a mention and another
    mention that is the value of one of its statements ("Andrew Holness ... Prime Minister of Jamaica"
    gives Jamaica's head of government); a lower-case phrase that names such a value ("a Hungarian sabre
