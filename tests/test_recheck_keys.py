@@ -156,3 +156,21 @@ def test_a_predicate_named_by_text_follows_the_labels_and_aliases_of_properties(
     assert orjson.loads(full.read_bytes())["property_ids"][0] == "P19"
     assert orjson.loads(before.read_bytes())["property_ids"][:1] != ["P19"]
     assert summary.rechecked == 1 and out.read_bytes() == full.read_bytes()
+
+
+@pytest.mark.parametrize("linked_value, rechecked", [("Q145", 0), ("Q84", 1)])
+def test_a_claim_whose_object_is_named_by_text_follows_only_edits_that_link_it(builds, tmp_path, linked_value,
+                                                                                 rechecked):
+    """Rule C by name ("located in London", no statement of the property): another statement of the subject
+    taking another value cannot move it; one coming to hold what the text links to (rule B's candidate) can."""
+    ents = {e["id"]: e for e in entities_of(MINI)}
+    statements = ents["Q42"]["claims"]["P106"]
+    value = statements[1]["mainsnak"]["datavalue"]["value"]  # a normal-rank occupation
+    value["id"], value["numeric-id"] = linked_value, int(linked_value[1:])
+    claim = {"id": "lacks", "subject": "Douglas Adams", "predicate": "located in", "object": "London",
+             "subject_id": "Q42", "property_id": "P131"}
+    summary, before, out, full = recheck_beside_full(builds[0], build(list(ents.values()), tmp_path / "new"),
+                                                     [claim], tmp_path)
+    assert orjson.loads(before.read_bytes())["rule"] == "C"
+    assert summary.rechecked == rechecked and out.read_bytes() == full.read_bytes()
+    assert ("occupation" in orjson.loads(full.read_bytes())["reason"]) == bool(rechecked)

@@ -7,7 +7,8 @@ import copy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgcheck.verifier.claims.recheck import _is_result, claim_of, held_value, result_keys
+from kgcheck.verifier.claims.recheck import claim_of
+from kgcheck.verifier.claims.rekeys import is_result, held_value, result_keys
 from kgcheck.verifier.claims.remeasure import is_measured
 
 RESULT = {"id": "dev-1", "verdict": "SUPPORTED", "confidence": 0.97, "rule": "A", "reason": "same value",
@@ -52,7 +53,7 @@ def test_any_edit_of_a_result_line_is_read_or_left_alone(edits):
                 node[path[-1]] = value
         except (KeyError, IndexError, TypeError):
             continue  # an earlier edit removed or replaced the way there
-    if _is_result(record):
+    if is_result(record):
         keys = list(result_keys(record))
         assert all(len(k) == 4 and isinstance(k[0], str) for k in keys)
         held_value(record)
@@ -61,13 +62,13 @@ def test_any_edit_of_a_result_line_is_read_or_left_alone(edits):
 
 
 def test_the_shape_guard_refuses_what_the_keys_cannot_read():
-    assert _is_result(RESULT)
+    assert is_result(RESULT)
     for claim_edit in ({"qualifiers": 5}, {"qualifiers": [["P580"]]}, {"subject": 3}):
         record = copy.deepcopy(RESULT)
         record["claim"].update(claim_edit)
-        assert not _is_result(record)
-    assert not _is_result({**RESULT, "evidence": [{"statement_id": 1}]})
-    assert not _is_result({**RESULT, "id": True})
+        assert not is_result(record)
+    assert not is_result({**RESULT, "evidence": [{"statement_id": 1}]})
+    assert not is_result({**RESULT, "id": True})
     # a result may carry evidence fields the guard does not read: the held value tolerates any of them
     unqualified = {**RESULT, "claim": {**RESULT["claim"], "qualifiers": []}}
     assert held_value(unqualified) == "Q36180"

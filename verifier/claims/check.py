@@ -117,7 +117,7 @@ class Checker:
                         labels.add(st.value.unit)
                     if st.property in wanted_props[claim.id] and st.value.entity_id:
                         values.add(st.value.entity_id)
-        object_texts = [c.object for c in claims if c.object and not c.object_id and not _looks_literal(c.object)]
+        object_texts = [c.object for c in claims if c.object and not c.object_id and not looks_literal(c.object)]
         linked = self.kg.searcher().entities_bulk(object_texts, k=3, vectors=False) if object_texts else {}
         linked_ids = {t: tuple(x.id for x in cands) for t, cands in linked.items()}
         object_ids = {c.object_id for c in claims if c.object_id} | {i for ids in linked_ids.values() for i in ids}
@@ -285,7 +285,7 @@ def _accepts(datatype: str | None, obj: ClaimObject, kind: str | None) -> bool:
 
 
 @lru_cache(maxsize=100_000)
-def _looks_literal(text: str) -> bool:
+def looks_literal(text: str) -> bool:
     """Dates and numbers are not linked as entities (saves a lookup per literal claim)."""
     stripped = normalise(text).replace(" ", "")
     return bool(stripped) and sum(ch.isdigit() for ch in stripped) >= max(1, len(stripped) // 2)

@@ -5,12 +5,14 @@ A verdict depends on (a) the statements of its subject for the properties it tri
 subject, (b) the evidence statements it cited, (c) the facts about those properties (constraints live
 on the property entity), and (d) for a claim named by text, which entities carry that name and their
 statements of the property (every namesake is tried). The checker never reads statements pointing at
-the subject. Each results line becomes keys for these four; DuckDB joins the keys with the diff's
-change tables (index/diff.py) and only the claims hit are checked again on the new index. A result
-SUPPORTED by a statement holding exactly the claimed entity (`held_value`) is not moved by its
+the subject. Each results line becomes keys for these four (rekeys.py); DuckDB joins the keys with the
+diff's change tables (index/diff.py) and only the claims hit are checked again on the new index. A result
+SUPPORTED by a statement holding exactly the claimed entity (`rekeys.held_value`) is not moved by its
 property's other statements taking other values: those are joined only when they come to hold or stop
-holding that entity, or change rank. Edits along the located-in / subclass chains of the compared values:
-rehierarchy.py. Not traced: which held value or other property is the loosest (README).
+holding that entity, or change rank; a rule-B/C result, by its subject's other statements only when they
+come to hold or stop holding its object (an object named by text: the candidate the checker compares,
+`_link_objects`). Edits along the located-in / subclass chains of the compared values: rehierarchy.py.
+Not traced: which other property is the loosest (README).
 """
 from __future__ import annotations
 
@@ -25,8 +27,9 @@ import pyarrow as pa
 
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.bulk import batched
-from kgcheck.verifier.claims.check import Checker, CheckOptions
-from kgcheck.verifier.claims.rehierarchy import hierarchy_hits, obj_key
+from kgcheck.verifier.claims.check import Checker, CheckOptions, looks_literal
+from kgcheck.verifier.claims.rehierarchy import hierarchy_hits
+from kgcheck.verifier.claims.rekeys import is_result, result_keys
 from kgcheck.verifier.claims.remeasure import (TESTS_READ, changed_measures, has_measures, is_measured, measure_gate,
                                                measure_tag, measured_hits, parquet_path)
 from kgcheck.verifier.errors import VerifierError
@@ -86,110 +89,6 @@ def _records(path: str) -> Iterator[tuple[int, bytes, dict | None]]:
         yield number, line, obj if isinstance(obj, dict) else None
 
 
-_TEXT = (str, type(None))
-_CLAIM_TEXTS = ("subject", "predicate", "object", "subject_id", "property_id", "object_id", "kind")
-
-
-def _list_of(value, fits) -> bool:
-    """None, or a list whose every item fits."""
-    if value is None:
-        return True
-    if not isinstance(value, list):
-        return False
-    for item in value:
-        if not fits(item):
-            return False
-    return True
-
-
-def _text(value) -> bool:
-    return isinstance(value, _TEXT)
-
-
-def _qualifier(value) -> bool:
-    return isinstance(value, list) and len(value) == 2
-
-
-def _cited(value) -> bool:
-    return isinstance(value, dict) and isinstance(value.get("statement_id"), _TEXT)
-
-
-def _is_result(record: dict | None) -> bool:
-    """A line of the shape kgcheck writes for a result. Any other line (an error record, another tool's line, a
-    hand edit of the wrong shape) is copied as it is, never re-checked: its fields cannot be trusted as keys.
-    Loops (`_list_of`) rather than all(<generator>): this runs once per line of files of millions of results."""
-    if not isinstance(record, dict) or not isinstance(record.get("verdict"), str):
-        return False
-    rid = record.get("id")
-    if isinstance(rid, bool) or not isinstance(rid, (str, int)) or rid == "":
-        return False
-    claim = record.get("claim")
-    if claim is not None:
-        if not isinstance(claim, dict):
-            return False
-        for k in _CLAIM_TEXTS:
-            if not isinstance(claim.get(k), _TEXT):
-                return False
-        if not _list_of(claim.get("qualifiers") or [], _qualifier):
-            return False
-    return (isinstance(record.get("subject_id"), _TEXT) and isinstance(record.get("exclusivity"), _TEXT)
-            and _list_of(record.get("property_ids"), _text) and _list_of(record.get("evidence"), _cited))
-
-
-def held_value(record: dict) -> str | None:
-    """The claimed entity when the result is SUPPORTED by a statement of its own subject and property holding
-    exactly that entity (rule A's match), for a claim without qualifiers: such a verdict stays as it is
-    whatever happens to the property's other statements, except one that comes to hold or stops holding the
-    value, or whose rank changes (`_HIT`); a change to the matching statement itself is an evidence change."""
-    claim = record.get("claim") or {}
-    value, subject = claim.get("object_id"), record.get("subject_id")
-    if record.get("verdict") != "SUPPORTED" or not value or not subject or claim.get("qualifiers"):
-        return None
-    props = set(record.get("property_ids") or ()) | {claim.get("property_id")}
-    for ev in record.get("evidence") or ():
-        if (ev.get("relation") == "match" and ev.get("value_id") == value and ev.get("subject") == subject
-                and isinstance(ev.get("property"), str) and ev["property"] in props and ev.get("rank") != "deprecated"):
-            return value
-    return None
-
-
-def result_keys(record: dict) -> Iterator[tuple[str, str, str | None, str | None]]:
-    """(kind, a, b, held) keys of one result line, joined with the change tables by `_HIT`."""
-    claim = record.get("claim") or {}
-    subject = record.get("subject_id")
-    props = [p for p in record.get("property_ids") or [] if p]
-    if claim.get("property_id") and claim["property_id"] not in props:
-        props.append(claim["property_id"])
-    if subject:
-        yield "lbl", subject, None, None  # the subject removed, added back, or renamed
-        held = held_value(record)
-        for p in props:
-            yield "sp", subject, p, held
-        if record.get("rule") == "C" or any(ev.get("relation") == "same-object"
-                                            for ev in record.get("evidence") or ()):
-            yield "any", subject, None, claim.get("object_id")
-    for p in props:
-        yield "ent", p, None, None
-    for ev in record.get("evidence") or []:
-        if ev.get("statement_id"):
-            yield "st", ev["statement_id"], None, None
-    # A subject given by name is tried on every entity of that name: each namesake's statements of the
-    # property count (joined through `namesakes`, linked once per distinct name).
-    if not claim.get("subject_id") and claim.get("subject") and normalise(claim["subject"]):
-        for p in props:
-            yield "name", normalise(claim["subject"]), p, subject  # the namesake chosen (rehierarchy.py)
-    # Names the checker had to link: a label or alias added or removed anywhere may change the link (a
-    # predicate's too: an alias that equals it makes it that property's).
-    for text in ((not claim.get("subject_id")) and claim.get("subject"),
-                 (not claim.get("object_id")) and claim.get("object"),
-                 (not claim.get("property_id")) and claim.get("predicate")):
-        if text and normalise(text):
-            yield "text", normalise(text), None, None
-    claimed = obj_key(record)  # chain edits (rehierarchy.py)
-    if claimed:
-        yield claimed
-
-
 # Every way a key meets a change. UNION (not OR) so that each is a plain hash join.
 _HIT = """
 SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'st' AND k.a = c.statement_id
@@ -237,7 +136,7 @@ def claims_to_recheck(diff, results_path: str, link=None, options: CheckOptions 
             v.clear()
 
     for line_number, _, record in _records(results_path):
-        if not _is_result(record):
+        if not is_result(record):
             others += 1
             continue
         n += 1
@@ -264,6 +163,7 @@ def claims_to_recheck(diff, results_path: str, link=None, options: CheckOptions 
     if claims:
         flush()
     _namesakes(con, diff.new)
+    _link_objects(con, link)
     con.execute(f"CREATE OR REPLACE TABLE hit_claims AS {_HIT}")
     hits = {r[0] for r in con.execute("SELECT claim FROM hit_claims").fetchall()}
     hits |= hierarchy_hits(con, diff.old, diff.new, link)
@@ -288,6 +188,25 @@ def _namesakes(con, new_dir: str) -> None:
                                              schema=pa.schema([("text", pa.string()), ("id", pa.string())])))
     con.execute("INSERT INTO namesakes SELECT * FROM namesakes_batch")
     con.unregister("namesakes_batch")
+
+
+def _link_objects(con, link) -> None:
+    """The `any` keys of objects named by text hold the candidate rule B compares a subject's other values with:
+    the first the checker links the text to ('' when none, or for a date or number the checker never links), so
+    that a value edit elsewhere re-checks the result only when it makes or unmakes that link."""
+    texts = [r[0] for r in con.execute("SELECT DISTINCT b FROM keys WHERE kind = 'any' AND b IS NOT NULL").fetchall()]
+    if not texts or link is None:
+        return  # held stays NULL: every change to the subject's statements re-checks
+    named = [t for t in texts if t and not looks_literal(t)]
+    linked = link(named) if named else {}
+    first = {t: (linked.get(t) or [""])[0] for t in texts}
+    con.register("object_links", pa.table({"text": list(first), "first": list(first.values())},
+                                          schema=pa.schema([("text", pa.string()), ("first", pa.string())])))
+    try:
+        con.execute("""UPDATE keys SET held = o.first FROM object_links o
+                       WHERE keys.kind = 'any' AND keys.held IS NULL AND keys.b = o.text""")
+    finally:
+        con.unregister("object_links")
 
 
 def _measured_hits(con, old_dir: str, new_dir: str, asked: dict[str, list], link, saved: bool = False) -> set[int]:

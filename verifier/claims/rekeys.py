@@ -1,0 +1,115 @@
+"""The keys of one results line: which statements, subjects, properties, names and measures its verdict read
+(recheck.py joins them with the diff's change tables), and the shape test a line passes before its fields are
+trusted as keys."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from kgcheck.index.text import normalise
+from kgcheck.verifier.claims.rehierarchy import obj_key
+
+_TEXT = (str, type(None))
+_CLAIM_TEXTS = ("subject", "predicate", "object", "subject_id", "property_id", "object_id", "kind")
+
+
+def _list_of(value, fits) -> bool:
+    """None, or a list whose every item fits."""
+    if value is None:
+        return True
+    if not isinstance(value, list):
+        return False
+    for item in value:
+        if not fits(item):
+            return False
+    return True
+
+
+def _text(value) -> bool:
+    return isinstance(value, _TEXT)
+
+
+def _qualifier(value) -> bool:
+    return isinstance(value, list) and len(value) == 2
+
+
+def _cited(value) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("statement_id"), _TEXT)
+
+
+def is_result(record: dict | None) -> bool:
+    """A line of the shape kgcheck writes for a result. Any other line (an error record, another tool's line, a
+    hand edit of the wrong shape) is copied as it is, never re-checked: its fields cannot be trusted as keys.
+    Loops (`_list_of`) rather than all(<generator>): this runs once per line of files of millions of results."""
+    if not isinstance(record, dict) or not isinstance(record.get("verdict"), str):
+        return False
+    rid = record.get("id")
+    if isinstance(rid, bool) or not isinstance(rid, (str, int)) or rid == "":
+        return False
+    claim = record.get("claim")
+    if claim is not None:
+        if not isinstance(claim, dict):
+            return False
+        for k in _CLAIM_TEXTS:
+            if not isinstance(claim.get(k), _TEXT):
+                return False
+        if not _list_of(claim.get("qualifiers") or [], _qualifier):
+            return False
+    return (isinstance(record.get("subject_id"), _TEXT) and isinstance(record.get("exclusivity"), _TEXT)
+            and _list_of(record.get("property_ids"), _text) and _list_of(record.get("evidence"), _cited))
+
+
+def held_value(record: dict) -> str | None:
+    """The claimed entity when the result is SUPPORTED by a statement of its own subject and property holding
+    exactly that entity (rule A's match), for a claim without qualifiers: such a verdict stays as it is
+    whatever happens to the property's other statements, except one that comes to hold or stops holding the
+    value, or whose rank changes (`_HIT`); a change to the matching statement itself is an evidence change."""
+    claim = record.get("claim") or {}
+    value, subject = claim.get("object_id"), record.get("subject_id")
+    if record.get("verdict") != "SUPPORTED" or not value or not subject or claim.get("qualifiers"):
+        return None
+    props = set(record.get("property_ids") or ()) | {claim.get("property_id")}
+    for ev in record.get("evidence") or ():
+        if (ev.get("relation") == "match" and ev.get("value_id") == value and ev.get("subject") == subject
+                and isinstance(ev.get("property"), str) and ev["property"] in props and ev.get("rank") != "deprecated"):
+            return value
+    return None
+
+
+def result_keys(record: dict) -> Iterator[tuple[str, str, str | None, str | None]]:
+    """(kind, a, b, held) keys of one result line, joined with the change tables by `_HIT`."""
+    claim = record.get("claim") or {}
+    subject = record.get("subject_id")
+    props = [p for p in record.get("property_ids") or [] if p]
+    if claim.get("property_id") and claim["property_id"] not in props:
+        props.append(claim["property_id"])
+    if subject:
+        yield "lbl", subject, None, None  # the subject removed, added back, or renamed
+        held = held_value(record)
+        for p in props:
+            yield "sp", subject, p, held
+        if record.get("rule") == "C" or any(ev.get("relation") == "same-object"
+                                            for ev in record.get("evidence") or ()):
+            # held: the object's id; for an object named by text, its text (b) until _link_objects puts there
+            # the one candidate rule B compares with (judge._rule_b_so_or_c: the first linked).
+            text = None if claim.get("object_id") else (claim.get("object") or "")
+            yield "any", subject, text, claim.get("object_id")
+    for p in props:
+        yield "ent", p, None, None
+    for ev in record.get("evidence") or []:
+        if ev.get("statement_id"):
+            yield "st", ev["statement_id"], None, None
+    # A subject given by name is tried on every entity of that name: each namesake's statements of the
+    # property count (joined through `namesakes`, linked once per distinct name).
+    if not claim.get("subject_id") and claim.get("subject") and normalise(claim["subject"]):
+        for p in props:
+            yield "name", normalise(claim["subject"]), p, subject  # the namesake chosen (rehierarchy.py)
+    # Names the checker had to link: a label or alias added or removed anywhere may change the link (a
+    # predicate's too: an alias that equals it makes it that property's).
+    for text in ((not claim.get("subject_id")) and claim.get("subject"),
+                 (not claim.get("object_id")) and claim.get("object"),
+                 (not claim.get("property_id")) and claim.get("predicate")):
+        if text and normalise(text):
+            yield "text", normalise(text), None, None
+    claimed = obj_key(record)  # chain edits (rehierarchy.py)
+    if claimed:
+        yield claimed
