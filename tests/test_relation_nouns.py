@@ -1,0 +1,69 @@
+"""An opening description that names a relation ("The editor-in-chief is X") stands for the topic named before
+(referents.relation_noun), as "Its editor-in-chief is X" does."""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kgcheck.verifier.model import REFUTED, SUPPORTED
+from kgcheck.verifier.text.verify import verify_text
+from conftest import fixture_builders
+
+B = fixture_builders()
+item, entity, prop = B.item, B.entity, B.prop
+
+
+def _claim(report, span):
+    found = [c for c in report.claims if c.span == span]
+    assert found, f"no claim on {span!r}: {[(c.span, c.claim.property_id, c.reader) for c in report.claims]}"
+    return found[0]
+
+
+def test_an_opening_description_that_names_a_relation_is_the_topics(kg_of):
+    # "X is a journal. The editor-in-chief is Y": the editor is the journal's, as "Its editor-in-chief is Y" says
+    # (the compound's head and a plural head are looked up in the property lexicon); a description that names
+    # a thing ("The bridge was founded ...") still leaves the subject unknown.
+    kg2 = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P98", "editor", "wikibase-item"),
+                 entity("Q5", "human"),
+                 entity("Q901", "Roger Kornberg", claims=[("P31", item("Q5", None))]),
+                 entity("Q903", "Mira Solberg", claims=[("P31", item("Q5", None))]),
+                 entity("Q904", "Jonas Ekdahl", claims=[("P31", item("Q5", None))]),
+                 entity("Q31", "Annals of Tides", "journal", claims=[("P98", item("Q901", None))])] +
+                # enough journals with one editor each for the judge to measure the property as exclusive
+                [entity(f"Q{1000 + i}", f"Bulletin {i}", "journal", claims=[("P98", item("Q903", None))])
+                 for i in range(30)])
+    wrong = _claim(verify_text(kg2, "Annals of Tides is a journal. The editor-in-chief is Mira Solberg."),
+                   "Mira Solberg")
+    assert (wrong.claim.subject_id, wrong.claim.property_id, wrong.verdict.verdict) == ("Q31", "P98", REFUTED)
+    assert "Roger Kornberg" in wrong.verdict.corrections
+    right = _claim(verify_text(kg2, "Annals of Tides is a journal. The editors are Roger Kornberg and Jonas Ekdahl."),
+                   "Roger Kornberg")
+    assert (right.claim.subject_id, right.claim.property_id, right.verdict.verdict) == ("Q31", "P98", SUPPORTED)
+    # Without a subject before it there is nothing to stand for; a description of a thing is no relation.
+    assert not [c for c in verify_text(kg2, "The editor-in-chief is Mira Solberg.").claims
+                if c.claim.property_id == "P98"]
+    assert not [c for c in verify_text(kg2, "Annals of Tides is a journal. The bridge is Mira Solberg.").claims
+                if c.claim.subject_id == "Q31"]
+    # A description the sentence goes on to describe is a thing even when a property bears its name ("album" is an
+    # alias of "published in"): "The album was released …", "The album is a reissue" name no relation.
+    from kgcheck.verifier.text.referents import relation_noun
+
+    lexicon = {"album": ["P1433"], "editor": ["P98"]}.get
+    assert relation_noun("The album was released in 2003.", lambda t: lexicon(t, [])) == []
+    assert relation_noun("The album is a reissue.", lambda t: lexicon(t, [])) == []
+    assert relation_noun("The album is Quiet Songs.", lambda t: lexicon(t, [])) == ["P1433"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("The editors-in chief is are A1 \"(.")), max_size=50))
+def test_relation_noun_never_fails_and_only_names_what_the_lexicon_holds(sentence):
+    from kgcheck.verifier.text.referents import relation_noun
+
+    asked = []
+
+    def lexicon(text):
+        asked.append(text)
+        return ["P98"] if text == "editor" else []
+
+    found = relation_noun(sentence, lexicon)
+    assert found in ([], ["P98"]) and (not found or "editor" in asked)
