@@ -228,10 +228,16 @@ def _measured_hits(con, old_dir: str, new_dir: str, asked: dict[str, list], link
 
 
 def _linker(kg):
-    """Names to entity ids as the checker links a claimed object (exact and normalised labels, 3 at most)."""
+    """Names to entity ids as the checker links a claimed object (exact and normalised labels, 3 at most). The
+    keys, the chain-edit test and the measures each ask for their texts: each text is looked up once."""
+    known: dict[str, list[str]] = {}
+
     def link(texts: list[str]) -> dict[str, list[str]]:
-        found = kg.searcher().entities_bulk(texts, k=3, vectors=False)
-        return {t: [c.id for c in cands] for t, cands in found.items()}
+        missing = sorted({t for t in texts if t not in known})
+        if missing:
+            found = kg.searcher().entities_bulk(missing, k=3, vectors=False)
+            known.update({t: [c.id for c in found.get(t) or ()] for t in missing})
+        return {t: known[t] for t in texts}
 
     return link
 

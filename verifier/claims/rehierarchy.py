@@ -26,6 +26,7 @@ from .facts import MAX_DEPTH, ancestor_closure
 from .remeasure import parquet_path
 
 OBJ = "obj"  # one key per result: (claimed entity id or None, its name when given by text)
+_LISTED = ", ".join(f"'{p}'" for p in HIERARCHY)  # the HIERARCHY properties as a SQL list
 
 
 def obj_key(record: dict):
@@ -51,9 +52,8 @@ def _edges(directory: str) -> str:
     if table:
         return f"SELECT subject, property, parent FROM read_parquet('{table}')"
     statements = parquet_path(directory, "statements")
-    listed = ", ".join(f"'{p}'" for p in HIERARCHY)
     return (f"SELECT subject, property, entity_id AS parent FROM read_parquet('{statements}') WHERE property IN "
-            f"({listed}) AND entity_id IS NOT NULL AND rank <> 'deprecated'")
+            f"({_LISTED}) AND entity_id IS NOT NULL AND rank <> 'deprecated'")
 
 
 def hierarchy_hits(con, old_dir: str, new_dir: str, link=None) -> set[int]:
@@ -112,8 +112,7 @@ def hierarchy_hits(con, old_dir: str, new_dir: str, link=None) -> set[int]:
 def _moved(con, old_edges: str, new_edges: str) -> int:
     """hierarchy_moved(id): the entities whose own HIERARCHY edges differ between the builds (a rank change
     between normal and preferred, a qualifier edit, leave them as they were), and everything below them."""
-    listed = ", ".join(f"'{p}'" for p in HIERARCHY)
-    touched = f"subject IN (SELECT subject FROM changed_statements WHERE property IN ({listed}))"
+    touched = f"subject IN (SELECT subject FROM changed_statements WHERE property IN ({_LISTED}))"
     con.execute(f"""CREATE OR REPLACE TEMP TABLE hierarchy_moved AS
         WITH RECURSIVE roots AS (
             SELECT DISTINCT subject FROM (

@@ -195,7 +195,8 @@ def measured_hits(con, old_dir: str, new_dir: str) -> set[int]:
               ON m.kind = 'measure_profile' AND m.property = o.property AND m.key = o.other AND m.decides
         UNION SELECT v.claim FROM vals v JOIN changed_measures m
               ON m.kind = 'measure_value' AND m.property = v.property AND m.key = v.value AND m.decides
-              WHERE NOT EXISTS (SELECT 1 FROM value_test_exact e WHERE e.claim = v.claim AND e.property = v.property)""").fetchall()
+              WHERE NOT EXISTS (SELECT 1 FROM value_test_exact e
+                                WHERE e.claim = v.claim AND e.property = v.property)""").fetchall()
     return ({r[0] for r in rows} | value_test_flips | cooccurrence_flips(con, old_dir, new_dir)
             | loosest_class_flips(con, old_dir, new_dir))
 
@@ -207,32 +208,31 @@ def loosest_value_flips(con, old_dir: str, new_dir: str) -> set[int]:
     subject's statements of the property are all non-deprecated entity values (then each is a conflict: judge.py's
     `held`), for a claim given by id (by name, a value without a label is left out of `held`). A held value's row
     whose counts moved without its own outcome changing still switches the loosest, so every moved row counts.
-    Leaves TEMP value_test_exact(claim, property): the pairs evaluated here; measured_hits keys the others by
-    the rows' own outcomes. The subject's own statements are NEW's on both sides (a change to them is keyed by
-    recheck.py already)."""
-    con.execute("CREATE OR REPLACE TEMP TABLE value_test_exact (claim BIGINT, property VARCHAR)")
+    Leaves TEMP value_test_exact(claim, subject, property): the pairs evaluated here; measured_hits keys the
+    others by the rows' own outcomes. The subject's own statements are NEW's on both sides (a change to them is
+    keyed by recheck.py already)."""
+    con.execute("CREATE OR REPLACE TEMP TABLE value_test_exact (claim BIGINT, subject VARCHAR, property VARCHAR)")
     values = {b: parquet_path(d, "measure_value") for b, d in (("old", old_dir), ("new", new_dir))}
     best = parquet_path(new_dir, "subject_best")
     if None in values.values() or best is None:
         return set()
-    con.execute(f"""INSERT INTO value_test_exact
-        WITH k AS (SELECT DISTINCT claim, subject, property FROM measured_keys
-                   WHERE reached >= {BY_VALUE} AND NOT by_text),
-        held AS (SELECT k.claim, k.property, s.entity_id AS x, s.rank
-                 FROM k JOIN subject_statements s USING (subject, property)),
-        exact AS (SELECT claim, property FROM held GROUP BY claim, property
-                  HAVING count(x) = count(*) AND count_if(rank = 'deprecated') = 0)
-        SELECT DISTINCT h.claim, h.property FROM held h JOIN exact USING (claim, property)
-        JOIN changed_measures m ON m.kind = 'measure_value' AND m.property = h.property AND m.key = h.x""")
-    # The held values depend on the subject and property alone: counted once per pair, for both builds.
+    # The held values depend on the subject and property alone: one row per (subject, property, value), kept for
+    # the pairs whose held set is exact and one of whose values' rows moved; counted for both builds.
+    keyed = f"SELECT DISTINCT claim, subject, property FROM measured_keys WHERE reached >= {BY_VALUE} AND NOT by_text"
     con.execute(f"""CREATE OR REPLACE TEMP TABLE value_held AS
-        WITH q AS (SELECT DISTINCT k.subject, k.property FROM value_test_exact e
-                   JOIN measured_keys k USING (claim, property)),
-        mine AS (SELECT q.subject, q.property, (coalesce(b.n_best, 1) > 1)::INT AS mine
-                 FROM q LEFT JOIN (FROM read_parquet('{best}') WHERE subject IN (SELECT subject FROM q)) b
+        WITH held AS (SELECT DISTINCT s.subject, s.property, s.entity_id AS x, s.rank
+                      FROM (SELECT DISTINCT subject, property FROM ({keyed})) q
+                      JOIN subject_statements s USING (subject, property)),
+        exact AS (SELECT subject, property FROM held GROUP BY ALL
+                  HAVING count(x) = count(*) AND count_if(rank = 'deprecated') = 0),
+        touched AS (SELECT DISTINCT h.subject, h.property FROM held h JOIN exact USING (subject, property)
+                    JOIN changed_measures m ON m.kind = 'measure_value' AND m.property = h.property AND m.key = h.x),
+        mine AS (SELECT t.subject, t.property, (coalesce(b.n_best, 1) > 1)::INT AS mine
+                 FROM touched t LEFT JOIN (FROM read_parquet('{best}') WHERE subject IN (SELECT subject FROM touched)) b
                  USING (subject, property))
-        SELECT DISTINCT q.subject, q.property, s.entity_id AS x, mine.mine
-        FROM q JOIN subject_statements s USING (subject, property) JOIN mine USING (subject, property)""")
+        SELECT h.subject, h.property, h.x, mine.mine FROM held h JOIN mine USING (subject, property)""")
+    con.execute(f"""INSERT INTO value_test_exact SELECT k.* FROM ({keyed}) k
+                    SEMI JOIN (SELECT DISTINCT subject, property FROM value_held) USING (subject, property)""")
     con.execute(_decides_sql())
     outcome = {}
     for build, table in values.items():
@@ -254,7 +254,7 @@ def loosest_value_flips(con, old_dir: str, new_dir: str) -> set[int]:
     con.register("value_moved", pa.table({"subject": [s for s, _ in moved], "property": [p for _, p in moved]}))
     try:
         return {r[0] for r in con.execute("""SELECT DISTINCT e.claim FROM value_test_exact e
-                   JOIN measured_keys k USING (claim, property) JOIN value_moved USING (subject, property)""").fetchall()}
+                   JOIN value_moved USING (subject, property)""").fetchall()}
     finally:
         con.unregister("value_moved")
 
