@@ -110,12 +110,12 @@ def test_a_build_without_the_edge_table_gives_the_same_edges_from_its_statements
     """An index built before hierarchy_edges: the chain edges are read off its statements, the same rows."""
     import duckdb
 
-    from kgcheck.verifier.claims.rehierarchy import _edges
+    from kgcheck.verifier.claims.rehierarchy import edges_sql
 
     index = build(_graph(), tmp_path / "index")
     older = tmp_path / "older"
     older.mkdir()
     (older / "statements.parquet").symlink_to(index / "statements.parquet")
     with duckdb.connect() as con:
-        table, fallback = (sorted(con.execute(_edges(str(d))).fetchall()) for d in (index, older))
+        table, fallback = (sorted(con.execute(edges_sql(str(d))).fetchall()) for d in (index, older))
     assert table and table == fallback

@@ -43,6 +43,7 @@ MANY_MULTI = 0.3
 # matches score 0.8 at most.
 NAMED_SCORE = TIER[("normalised", "alias")]
 SO_RELATED = 0.6  # predicate-property similarity for rule B (same subject and object) to support
+LISTED_VALUES = 5  # values a "the graph lists X, Y, ..." reason names (the rest are counted)
 
 
 @dataclass(frozen=True)
@@ -174,7 +175,6 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
     if primary_statements:
         rels = [(rel, st) for _, rel, st in scored if st.property == primary.pid]
         evidence = [evidence_of(st, rel, 0.5, facts) for rel, st in rels[:top_k]]
-        current = _current(primary_statements)
         if any(rel == NO_VALUE for rel, _ in rels):
             return verdict(REFUTED, CONFIDENCE["no-value"], "B", f"the graph states that {facts.label(subject_id) or subject_id} has "
                            f"no {facts.label(primary.pid) or primary.pid}", evidence, exclusivity="none")
@@ -195,7 +195,7 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
                            f"values of {pname}", evidence, exclusivity="none")
         if closed_world:
             return verdict(REFUTED, CONFIDENCE["closed-world"], "B", f"the graph's {pname} differs (closed-world "
-                           "reading: any other value refutes)", evidence, corrections=current[:3],
+                           "reading: any other value refutes)", evidence, corrections=_current(primary_statements)[:3],
                            exclusivity="closed-world")
         exclusive = facts.exclusivity(primary.pid, subject_id)
         if not exclusive.exclusive and exclusive.source != "constraint":  # an exception to a constraint stays one
@@ -214,17 +214,17 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
             reason = ("the graph marks the claimed value as deprecated" if deprecated_hit else
                       f"{pname} takes one value ({exclusive.detail}) and the graph's differs")
             return verdict(REFUTED, confidence * min(1.0, 0.6 + 0.4 * primary.score), "B", reason, evidence,
-                           corrections=current[:3], exclusivity=exclusive.source)
+                           corrections=_current(primary_statements)[:3], exclusivity=exclusive.source)
         claimed = [obj.object_id] if obj.object_id else list(obj.linked_ids)
         seen = facts.cooccurrence(primary.pid, subject_id, held, claimed) if held and claimed else None
         if seen is not None and seen.exclusive:
             z, x = facts.label(seen.claimed) or seen.claimed, facts.label(seen.held) or seen.held
             return verdict(REFUTED, CONFIDENCE["co-occurrence"] * min(1.0, 0.6 + 0.4 * primary.score), "B",
                            f"the graph's {pname} is {_listing(conflicts, facts)}; {z} is not held beside {x}: "
-                           f"{seen.detail}", evidence, corrections=current[:3], exclusivity="co-occurrence")
+                           f"{seen.detail}", evidence, corrections=_current(primary_statements)[:3], exclusivity="co-occurrence")
         if len(conflicts) == len(rels) and _far_from_all(obj, conflicts, claim):
             return verdict(REFUTED, CONFIDENCE["far"], "B", f"the claimed value is far from every {pname} the graph "
-                           f"holds ({_listing(conflicts, facts)})", evidence, corrections=current[:3],
+                           f"holds ({_listing(conflicts, facts)})", evidence, corrections=_current(primary_statements)[:3],
                            exclusivity="none")
         listed = _listing(primary_statements, facts)
         evidence = [evidence_of(st, rel, 0.5, facts) for rel, st in rels[:max(top_k, 10)]]
@@ -238,7 +238,7 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
     return _rule_b_so_or_c(claim, obj, subject_id, props, primary, statements, facts, verdict, top_k)
 
 
-def _listing(statements: list[Statement], facts: GraphFacts, limit: int = 5) -> str:
+def _listing(statements: list[Statement], facts: GraphFacts, limit: int = LISTED_VALUES) -> str:
     values = list(dict.fromkeys(plain_value(st.value, LabelView(facts)) for st in statements
                                 if st.rank != "deprecated"))
     more = f" and {len(values) - limit} more" if len(values) > limit else ""

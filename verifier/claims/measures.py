@@ -8,6 +8,7 @@ batch (`prefetch`) in a few queries; single lookups are cached per key.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import pyarrow as pa
 
@@ -29,9 +30,9 @@ class SubjectFacts:
     properties: frozenset[str]  # every property the subject has a statement of
     values: frozenset[tuple[str, str]]  # (property, entity value), not deprecated
 
-    @property
-    def classes(self) -> set[str]:
-        return {v for p, v in self.values if p == INSTANCE_OF}
+    @cached_property  # asked by every by-class test of the subject's claims
+    def classes(self) -> frozenset[str]:
+        return frozenset(v for p, v in self.values if p == INSTANCE_OF)
 
 
 class StoredMeasures:
@@ -155,8 +156,11 @@ class StoredMeasures:
             cache.setdefault(pair, None)
 
     def _rows(self, table: str, key: str, columns: str, pid: str, keys, cache: dict, convert) -> dict:
-        self._fetch(table, key, columns, {(pid, k) for k in keys}, cache, convert)
-        return {k: cache[(pid, k)] for k in keys if cache[(pid, k)] is not None}
+        found = {k: cache.get((pid, k), cache) for k in keys}  # `cache` itself marks a pair not fetched yet
+        if any(row is cache for row in found.values()):
+            self._fetch(table, key, columns, {(pid, k) for k in keys}, cache, convert)
+            found = {k: cache[(pid, k)] for k in keys}
+        return {k: row for k, row in found.items() if row is not None}
 
     def _class_rows(self, pid: str, classes) -> dict[str, tuple[ClassShare, ClassShare]]:
         return self._rows("measure_class", "class", "subjects, several, pooled_subjects, pooled_several", pid,

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterator
 
 import orjson
 import pyarrow as pa
@@ -29,7 +29,9 @@ from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.bulk import batched
 from kgcheck.verifier.claims.check import Checker, CheckOptions, looks_literal
 from kgcheck.verifier.claims.rehierarchy import hierarchy_hits
-from kgcheck.verifier.claims.rekeys import is_result, result_keys
+from kgcheck.verifier.claims.relisting import unmoved_listings
+from kgcheck.verifier.claims.resultsfile import ResultsFile
+from kgcheck.verifier.claims.rekeys import LISTING, is_result, result_keys
 from kgcheck.verifier.claims.remeasure import (TESTS_READ, changed_measures, has_measures, is_measured, measure_gate,
                                                measure_tag, measured_hits, parquet_path)
 from kgcheck.verifier.errors import VerifierError
@@ -39,6 +41,7 @@ from kgcheck.verifier.claims.gcpause import with_fewer_collections
 from kgcheck.verifier.model import Claim, Verdict
 
 KEY_BATCH = 50_000
+REACHABLE_MAX = 1_000_000  # change rows up to which the key pass drops keys no change can meet (_reachable)
 _KEY_SCHEMA = pa.schema([("claim", pa.int64()), ("kind", pa.string()), ("a", pa.string()), ("b", pa.string()),
                          ("held", pa.string())])
 
@@ -49,7 +52,8 @@ class RecheckSummary:
     rechecked: int = 0
     flipped: list = field(default_factory=list)  # {id, old, new}
     flips: Counter = field(default_factory=Counter)
-    measures_changed: int = 0  # re-checked because a graph-wide measure their verdict read may have moved
+    measures_changed: int = 0  # re-checked because a graph-wide measure their verdict read or a chain edit may have moved
+    listings_unmoved: int = 0  # open listings hit only by edits of statements they do not cite that cannot move them
     not_results: int = 0  # lines that are not results (error records, other shapes): copied as they were
     seconds_diff: float = 0.0
     seconds_check: float = 0.0
@@ -57,60 +61,78 @@ class RecheckSummary:
     def to_dict(self, max_flips: int | None = None) -> dict:
         return {"results": self.results, "not_results": self.not_results, "rechecked": self.rechecked,
                 "flipped": len(self.flipped),
-                "flips": dict(self.flips), "measures_changed": self.measures_changed, "seconds_diff": round(self.seconds_diff, 3),
+                "flips": dict(self.flips), "measures_changed": self.measures_changed,
+                "listings_unmoved": self.listings_unmoved, "seconds_diff": round(self.seconds_diff, 3),
                 "seconds_check": round(self.seconds_check, 3),
                 "flipped_claims": self.flipped[:max_flips] if max_flips is not None else self.flipped}
 
 
-_BOM = b"\xef\xbb\xbf"  # a byte-order mark an editor may put first: not part of the first result
-
-
-def _lines(path: str) -> Iterator[tuple[int, bytes]]:
-    """(line number, raw line) of the file's non-blank lines (the first without a byte-order mark)."""
-    try:
-        fh = open(path, "rb")
-    except OSError as exc:
-        raise VerifierError(f"cannot read {path}: {exc.strerror}") from exc
-    with fh:
-        for number, line in enumerate(fh, 1):
-            if number == 1 and line.startswith(_BOM):
-                line = line[len(_BOM):]
-            if line.strip():
-                yield number, line
-
-
-def _records(path: str) -> Iterator[tuple[int, bytes, dict | None]]:
-    """(line number, raw line, parsed object or None for a line that is not a result)."""
-    for number, line in _lines(path):
-        try:
-            obj = orjson.loads(line)
-        except orjson.JSONDecodeError:
-            obj = None
-        yield number, line, obj if isinstance(obj, dict) else None
-
-
-# Every way a key meets a change. UNION (not OR) so that each is a plain hash join.
-_HIT = """
-SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'st' AND k.a = c.statement_id
-UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'sp' AND k.a = c.subject AND k.b = c.property
-      AND (k.held IS NULL OR c.change = 'rank' OR k.held IN (c.old_entity, c.new_entity))
+# Every way a key meets a change, the `sp` way (a statement of the result's subject and property) first. UNION (not
+# OR) so that each is a plain hash join.
+_SP_HIT = """SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'sp' AND k.a = c.subject AND k.b = c.property
+      AND (k.held IS NULL OR c.change = 'rank' OR k.held IN (c.old_entity, c.new_entity))"""
+_OTHER_HITS = """SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'st' AND k.a = c.statement_id
 UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'any' AND k.a = c.subject
       AND (k.held IS NULL OR c.change IN ('added', 'removed', 'rank') OR k.held IN (c.old_entity, c.new_entity))
 UNION SELECT k.claim FROM keys k JOIN changed_statements c ON k.kind = 'ent' AND k.a = c.subject
 UNION SELECT k.claim FROM keys k JOIN changed_entities e ON k.kind IN ('lbl', 'ent') AND k.a = e.id
 UNION SELECT k.claim FROM keys k JOIN changed_texts t ON k.kind = 'text' AND k.a = t.text
 UNION SELECT k.claim FROM keys k JOIN namesakes n ON k.kind = 'name' AND k.a = n.text
-      JOIN changed_statements c ON c.subject = n.id AND c.property = k.b
-"""
+      JOIN changed_statements c ON c.subject = n.id AND c.property = k.b"""
+_HIT = f"{_SP_HIT}\nUNION {_OTHER_HITS}"
+# Open listings (rekeys.listing_key) hit by nothing but edits of their property's statements they do not cite (a
+# cited one is an `st` hit) that change an entity value for another, or only qualifiers or references (which an
+# open listing of a claim without qualifiers never reads): relisting.py tells whether such an edit can move them.
+_LISTINGS = f"""SELECT l.claim, l.a AS subject, l.b AS property, l.held AS z FROM keys l
+WHERE l.kind = '{LISTING}' AND l.claim IN (SELECT claim FROM hit_claims)
+  AND l.claim NOT IN ({_OTHER_HITS})
+  AND NOT EXISTS (SELECT 1 FROM changed_statements c WHERE c.subject = l.a AND c.property = l.b
+                  AND NOT (c.change IN ('qualifiers', 'references')
+                           OR c.change = 'value' AND c.old_entity IS NOT NULL AND c.new_entity IS NOT NULL))"""
 
 
 def claims_to_recheck(diff, results_path: str, link=None, options: CheckOptions = CheckOptions()
                       ) -> tuple[set[int], set[int], int, int]:
     """Line numbers of the results whose keys meet a change; of those whose verdict read a graph-wide measure
-    that moved (remeasure.py); the number of results read, and of other lines (copied as they are). Keyed by
-    line, not by claim id, so that the later passes find their lines without parsing the others (and ids
-    repeated in a file stay apart). link(texts) -> {text: entity ids}: how the checker links a claimed object
-    named by text (its measures are read too); None reads only object ids."""
+    that moved (remeasure.py) or a chain edit reached; the number of results read, and of other lines (copied as
+    they are). Keyed by line, not by claim id, so that the later passes find their lines without parsing the
+    others (and ids repeated in a file stay apart). link(texts) -> {text: entity ids}: how the checker links a
+    claimed object named by text (its measures are read too); None reads only object ids."""
+    keyed = key_results(diff, results_path, link, options)
+    return keyed.hits, keyed.indirect_hits(), keyed.results, keyed.others
+
+
+@dataclass
+class KeyedResults:
+    """The first pass over a results file (`key_results`): the lines whose own keys meet a change (`hits`), and
+    what the indirect tests need — chain edits (rehierarchy.py) and graph-wide measures (remeasure.py) — which
+    read only DuckDB tables, so that `recheck` runs them while it checks the hits."""
+    diff: object
+    link: object
+    file: ResultsFile  # read once by the key pass: the lines to check again are read back by offset
+    hits: set[int]
+    held_back: set[int]  # open listings hit only by edits relisting.py may find harmless: decided with the others
+    results: int
+    others: int
+    asked: dict[str, list]
+    stored: bool
+    gated: set[int]  # measured results of builds without measure tables that `measure_gate` says may move
+
+    def indirect_hits(self) -> set[int]:
+        """Lines a chain edit or a moved measure may flip (some may be among `hits` too), and the held-back
+        listings whose edits may move them."""
+        con, old, new = self.diff.con, self.diff.old, self.diff.new
+        found = hierarchy_hits(con, old, new, self.link) | self.gated
+        if self.stored:
+            found |= _measured_hits(con, old, new, self.asked, self.link,
+                                    saved=self.diff.saved_extra.get("changed_measures") == measure_tag())
+        if self.held_back:
+            found |= self.held_back - unmoved_listings(con, old, new, exclude=found)
+        return found
+
+
+def key_results(diff, results_path: str, link=None, options: CheckOptions = CheckOptions()) -> KeyedResults:
+    """Key every result of the file (rekeys.py) into the `keys` table and join them with the change tables."""
     con = diff.con
     stored = has_measures(diff.old, diff.new)
     may_move, measured = (None if stored else measure_gate(con)), set()
@@ -135,7 +157,9 @@ def claims_to_recheck(diff, results_path: str, link=None, options: CheckOptions 
         for v in cols.values():
             v.clear()
 
-    for line_number, _, record in _records(results_path):
+    can_meet = _reachable(con)
+    results = ResultsFile(results_path)
+    for line_number, _, record in results.records():
         if not is_result(record):
             others += 1
             continue
@@ -153,6 +177,8 @@ def claims_to_recheck(diff, results_path: str, link=None, options: CheckOptions 
                                                  claim.get("object") or None, TESTS_READ[record["exclusivity"]])):
                     asked[column].append(value)
         for kind, a, b, held in result_keys(record):
+            if kind in can_meet and a not in can_meet[kind]:
+                continue  # a key no change can meet: not worth a row in the join
             claims.append(line_number)
             kinds.append(kind)
             firsts.append(a)
@@ -166,11 +192,30 @@ def claims_to_recheck(diff, results_path: str, link=None, options: CheckOptions 
     _link_objects(con, link)
     con.execute(f"CREATE OR REPLACE TABLE hit_claims AS {_HIT}")
     hits = {r[0] for r in con.execute("SELECT claim FROM hit_claims").fetchall()}
-    hits |= hierarchy_hits(con, diff.old, diff.new, link)
-    if stored:
-        measured = _measured_hits(con, diff.old, diff.new, asked, link,
-                                  saved=diff.saved_extra.get("changed_measures") == measure_tag())
-    return hits, measured, n, others
+    held_back: set[int] = set()
+    if stored:  # the listing tests read the measure tables
+        con.execute(f"CREATE OR REPLACE TABLE listing_candidates AS {_LISTINGS}")
+        held_back = {r[0] for r in con.execute("SELECT claim FROM listing_candidates").fetchall()}
+    return KeyedResults(diff, link, results, hits - held_back, held_back, n, others, asked, stored, measured)
+
+
+def _reachable(con) -> dict[str, set[str]]:
+    """Per kind of key read by `_HIT` alone and joined there on its first part (`st` a statement id, `lbl` an
+    entity, `ent` a property, `any` a subject, `text` a name), the values a change can meet, when the diff is small
+    enough to hold them in memory (else {}: every key is joined). Most results cite statements and name subjects,
+    properties and texts no edit touched: their keys would only make the join longer (and `any` keys ask for links,
+    `_link_objects`)."""
+    sizes = [con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0]
+             for t in ("changed_statements", "changed_entities", "changed_texts")]
+    if max(sizes) > REACHABLE_MAX:
+        return {}
+
+    def column(sql: str) -> set[str]:
+        return {r[0] for r in con.execute(sql).fetchall()}
+
+    entities, subjects = column("SELECT id FROM changed_entities"), column("SELECT subject FROM changed_statements")
+    return {"st": column("SELECT statement_id FROM changed_statements"), "lbl": entities, "ent": entities | subjects,
+            "any": subjects, "text": column("SELECT text FROM changed_texts")}
 
 
 def _namesakes(con, new_dir: str) -> None:
@@ -267,6 +312,26 @@ def claim_of(record: dict) -> Claim:
                  qualifiers=tuple((str(p), str(v)) for p, v in c.get("qualifiers") or ()), kind=c.get("kind"))
 
 
+def _check_lines(checker: Checker, results: ResultsFile, wanted: set[int], todo: dict[int, tuple[Claim, dict]],
+                 batch_size: int) -> dict[int, Verdict]:
+    """Check the claims of the `wanted` lines again (recorded in `todo`: the claim and the old line's fields).
+    The lines are gathered first and checked together: they are few and scattered over the file, and one call
+    per window of records would pay the checker's per-call costs (statement fetches by subject chunks,
+    exclusivity measures) once per window instead of once. Only their lines are parsed again."""
+    if not wanted:
+        return {}
+    mine: dict[int, Claim] = {}
+    for line_number, line in results.lines(wanted).items():
+        rec = orjson.loads(line)
+        mine[line_number] = claim_of(rec)
+        todo[line_number] = mine[line_number], {k: rec.get(k) for k in ("id", "verdict", "claim")}
+    # One batch for every predicate the claims use (as `eval` does), not one encode per claim.
+    checker.facts.prefetch_predicates({claim.predicate for claim in mine.values() if claim.predicate})
+    fresh: dict[int, Verdict] = {}
+    for group in batched(list(mine), batch_size):
+        fresh.update(zip(group, checker.check([mine[n] for n in group])))
+    return fresh
+
 @with_fewer_collections
 def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = CheckOptions(),
             batch_size: int = 20000) -> RecheckSummary:
@@ -276,45 +341,35 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
     refuse_foreign_output(out_path, "results")
     summary = RecheckSummary()
     started = time.monotonic()
-    # Verdicts read off graph-wide measures can flip without a change to their own statements (remeasure.py).
-    wanted, moved, summary.results, summary.not_results = claims_to_recheck(diff, results_path, _linker(kg), options)
-    summary.measures_changed = len(moved - wanted)
-    wanted |= moved
+    keyed = key_results(diff, results_path, _linker(kg), options)
+    summary.results, summary.not_results = keyed.results, keyed.others
     summary.seconds_diff = time.monotonic() - started
     checker = Checker(kg, options=options)
     started = time.monotonic()
-    # Gather the reachable claims first and check them together: they are few and scattered over the file, and
-    # one call per 2,000-record window would pay the checker's per-call costs (statement fetches by
-    # subject chunks, exclusivity measures) once per window instead of once. Only their lines are parsed again.
     todo: dict[int, tuple[Claim, dict]] = {}
-    if wanted:
-        for line_number, line in _lines(results_path):
-            if line_number in wanted:
-                rec = orjson.loads(line)
-                todo[line_number] = claim_of(rec), {k: rec.get(k) for k in ("id", "verdict", "claim")}
-        # One batch for every predicate the re-checked claims use (as `eval` does), not one encode per
-        # claim: the claims that reach here are few and scattered, so nothing else would batch them.
-        checker.facts.prefetch_predicates({claim.predicate for claim, _ in todo.values() if claim.predicate})
-    fresh: dict[int, Verdict] = {}
-    for group in batched(list(todo), batch_size):
-        fresh.update(zip(group, checker.check([todo[n][0] for n in group])))
+    # Verdicts read off graph-wide measures or chain edits can flip without a change to their own statements: those
+    # tests are DuckDB queries on the diff's connection (the GIL released), so they run on a second core while
+    # this thread checks the claims whose own keys were hit; the lines they add are checked after.
+    with ThreadPoolExecutor(1, thread_name_prefix="kgcheck-indirect") as pool:
+        indirect = pool.submit(keyed.indirect_hits)
+        fresh = _check_lines(checker, keyed.file, keyed.hits, todo, batch_size)
+        moved = indirect.result() - keyed.hits
+    summary.listings_unmoved = len(keyed.held_back - moved)
+    summary.measures_changed = len(moved - keyed.held_back)
+    fresh.update(_check_lines(checker, keyed.file, moved, todo, batch_size))
+    replaced: dict[int, bytes] = {}
+    for line_number in sorted(fresh):
+        verdict, rec = fresh[line_number], todo[line_number][1]
+        summary.rechecked += 1
+        if verdict.verdict != rec["verdict"]:
+            summary.flips[f"{rec['verdict']}->{verdict.verdict}"] += 1
+            summary.flipped.append({"id": rec["id"], "old": rec["verdict"], "new": verdict.verdict,
+                                    "claim": rec.get("claim")})
+        replaced[line_number] = orjson.dumps(verdict_to_dict(verdict)) + b"\n"
     tmp = f"{out_path}.tmp-{os.getpid()}"
     try:
         with open(tmp, "wb") as out:
-            with open(results_path, "rb") as fh:
-                out.write(_BOM if fh.read(len(_BOM)) == _BOM else b"")  # kept as the file had it
-            for line_number, line in _lines(results_path):
-                verdict = fresh.get(line_number)
-                if verdict is None:
-                    out.write(line if line.endswith(b"\n") else line + b"\n")
-                    continue
-                rec = todo[line_number][1]
-                summary.rechecked += 1
-                if verdict.verdict != rec["verdict"]:
-                    summary.flips[f"{rec['verdict']}->{verdict.verdict}"] += 1
-                    summary.flipped.append({"id": rec["id"], "old": rec["verdict"], "new": verdict.verdict,
-                                            "claim": rec.get("claim")})
-                out.write(orjson.dumps(verdict_to_dict(verdict)) + b"\n")
+            keyed.file.rewrite(out, replaced)
         os.replace(tmp, out_path)
     finally:
         if os.path.exists(tmp):

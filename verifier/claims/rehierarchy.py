@@ -45,7 +45,7 @@ _PAIRS = f"""SELECT s.claim, s.a AS subject, s.b AS property, o.a AS z, o.b AS t
              FROM keys s JOIN keys o ON s.kind = 'sp' AND o.kind = '{OBJ}' AND o.claim = s.claim"""
 
 
-def _edges(directory: str) -> str:
+def edges_sql(directory: str) -> str:
     """SQL of (subject, property, parent): the HIERARCHY edges of a build as the checker reads them
     (KG.parent_rows: the hierarchy_edges table, or the statements of an index built before it)."""
     table = parquet_path(directory, HIERARCHY_TABLE)
@@ -60,7 +60,7 @@ def hierarchy_hits(con, old_dir: str, new_dir: str, link=None) -> set[int]:
     """Lines (the `claim` of `keys`) whose verdict a chain edit may have moved. Reads the `keys` and
     `changed_statements` tables on `con`; link(texts) -> {text: entity ids} links a claimed value named by text
     (None: every such result reached is re-checked)."""
-    old_edges, new_edges = _edges(old_dir), _edges(new_dir)
+    old_edges, new_edges = edges_sql(old_dir), edges_sql(new_dir)
     if not _moved(con, old_edges, new_edges):
         return set()
     by_object = parquet_path(old_dir, "statements_by_object")
@@ -98,7 +98,7 @@ def hierarchy_hits(con, old_dir: str, new_dir: str, link=None) -> set[int]:
     moved = {r[0] for r in con.execute("SELECT id FROM hierarchy_moved").fetchall()}
     ids = moved & ({e for _, z, v in exact for e in (z, v)} | {e for _, text, v in named
                                                                  for e in [v, *linked.get(text, ())]})
-    before, after = (_closure(con, edges, ids) for edges in (old_edges, new_edges))
+    before, after = (closure_in(con, edges, ids) for edges in (old_edges, new_edges))
     hits |= {claim for claim, z, v in exact if _moved_between(z, v, before, after)}
     if named:
         # relate() also calls a name found among the value's ancestors less specific (no candidate needed).
@@ -133,7 +133,8 @@ def _moved_between(z: str, v: str, before: dict[str, set[str]], after: dict[str,
             or (z in before and (v in before[z]) != (v in after[z])))
 
 
-def _closure(con, edges: str, ids: set[str]) -> dict[str, set[str]]:
+def closure_in(con, edges: str, ids: set[str]) -> dict[str, set[str]]:
+    """Per id its ancestors over EDGES (edges_sql), closed as the checker closes them (facts.ancestor_closure)."""
     def parent_rows(frontier):
         return con.execute(f"SELECT subject, property, parent FROM ({edges}) WHERE subject IN (SELECT unnest(?)) "
                            f"AND property IN (SELECT unnest(?))", [sorted(frontier), list(HIERARCHY)]).fetchall()

@@ -6,7 +6,11 @@ from __future__ import annotations
 from typing import Iterator
 
 from kgcheck.index.text import normalise
+from kgcheck.verifier.claims.judge import LISTED_VALUES
 from kgcheck.verifier.claims.rehierarchy import obj_key
+from kgcheck.verifier.model import NOT_ENOUGH_INFO
+
+LISTING = "lst"  # the key of an open listing (listing_key): joined by relisting.py, not by recheck's _HIT
 
 _TEXT = (str, type(None))
 _CLAIM_TEXTS = ("subject", "predicate", "object", "subject_id", "property_id", "object_id", "kind")
@@ -75,6 +79,23 @@ def held_value(record: dict) -> str | None:
     return None
 
 
+def listing_key(record: dict) -> tuple[str, str, str, str] | None:
+    """(LISTING, subject, property, claimed entity) of an open listing given by ids — NOT_ENOUGH_INFO "the graph
+    lists X, Y, ... not Z" after no measured test found the property exclusive, for a claim without qualifiers of
+    one property — whose cited statements (the first ones of the property) name at least the LISTED_VALUES values
+    its reason lists: a value edit of a statement it does not cite changes neither (relisting.py tells when such
+    an edit can still move the verdict)."""
+    claim = record.get("claim") or {}
+    subject, pid, value = record.get("subject_id"), claim.get("property_id"), claim.get("object_id")
+    if (record.get("verdict") != NOT_ENOUGH_INFO or record.get("exclusivity") != "none" or not subject or not pid
+            or not value or claim.get("subject_id") != subject or claim.get("qualifiers")
+            or record.get("property_ids") != [pid]):
+        return None
+    shown = {ev.get("value") for ev in record.get("evidence") or ()
+             if ev.get("property") == pid and ev.get("rank") != "deprecated" and isinstance(ev.get("value"), str)}
+    return (LISTING, subject, pid, value) if len(shown) >= LISTED_VALUES else None
+
+
 def result_keys(record: dict) -> Iterator[tuple[str, str, str | None, str | None]]:
     """(kind, a, b, held) keys of one result line, joined with the change tables by `_HIT`."""
     claim = record.get("claim") or {}
@@ -113,3 +134,6 @@ def result_keys(record: dict) -> Iterator[tuple[str, str, str | None, str | None
     claimed = obj_key(record)  # chain edits (rehierarchy.py)
     if claimed:
         yield claimed
+    listing = listing_key(record)
+    if listing:
+        yield listing

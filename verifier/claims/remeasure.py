@@ -219,34 +219,13 @@ def loosest_value_flips(con, old_dir: str, new_dir: str) -> set[int]:
     # The held values depend on the subject and property alone: one row per (subject, property, value), kept for
     # the pairs whose held set is exact and one of whose values' rows moved; counted for both builds.
     keyed = f"SELECT DISTINCT claim, subject, property FROM measured_keys WHERE reached >= {BY_VALUE} AND NOT by_text"
-    con.execute(f"""CREATE OR REPLACE TEMP TABLE value_held AS
-        WITH held AS (SELECT DISTINCT s.subject, s.property, s.entity_id AS x, s.rank
-                      FROM (SELECT DISTINCT subject, property FROM ({keyed})) q
-                      JOIN subject_statements s USING (subject, property)),
-        exact AS (SELECT subject, property FROM held GROUP BY ALL
-                  HAVING count(x) = count(*) AND count_if(rank = 'deprecated') = 0),
-        touched AS (SELECT DISTINCT h.subject, h.property FROM held h JOIN exact USING (subject, property)
-                    JOIN changed_measures m ON m.kind = 'measure_value' AND m.property = h.property AND m.key = h.x),
-        mine AS (SELECT t.subject, t.property, (coalesce(b.n_best, 1) > 1)::INT AS mine
-                 FROM touched t LEFT JOIN (FROM read_parquet('{best}') WHERE subject IN (SELECT subject FROM touched)) b
-                 USING (subject, property))
-        SELECT h.subject, h.property, h.x, mine.mine FROM held h JOIN mine USING (subject, property)""")
+    held_values(con, best, f"""SELECT DISTINCT s.subject, s.property FROM ({keyed}) q
+                               JOIN subject_statements s USING (subject, property)
+                               JOIN changed_measures m ON m.kind = 'measure_value' AND m.property = s.property
+                                    AND m.key = s.entity_id""", "value_held")
     con.execute(f"""INSERT INTO value_test_exact SELECT k.* FROM ({keyed}) k
                     SEMI JOIN (SELECT DISTINCT subject, property FROM value_held) USING (subject, property)""")
-    con.execute(_decides_sql())
-    outcome = {}
-    for build, table in values.items():
-        rows = con.execute(f"""
-            WITH m AS (FROM read_parquet('{table}') WHERE property IN (SELECT DISTINCT property FROM value_held)
-                       AND value IN (SELECT x FROM value_held)),
-            counted AS (SELECT h.subject, h.property, h.x, coalesce(m.subjects, 1) - 1 AS n,
-                               coalesce(m.several, h.mine) - h.mine AS k
-                        FROM value_held h LEFT JOIN m ON m.property = h.property AND m.value = h.x),
-            shared AS (SELECT *, CASE WHEN n > 0 THEN k / n ELSE 1.0 END AS share FROM counted),
-            loosest AS (SELECT subject, property, max(share) AS share FROM shared GROUP BY ALL)
-            SELECT s.subject, s.property, arg_min(exclusive(s.n, s.k), s.x)
-            FROM shared s JOIN loosest l USING (subject, property, share) GROUP BY ALL""").fetchall()
-        outcome[build] = {(subject, pid): bool(exclusive) for subject, pid, exclusive in rows}
+    outcome = {build: value_test_outcomes(con, table, "value_held") for build, table in values.items()}
     moved = [pair for pair in set(outcome["old"]) | set(outcome["new"])
              if outcome["old"].get(pair, False) != outcome["new"].get(pair, False)]
     if not moved:
@@ -257,6 +236,41 @@ def loosest_value_flips(con, old_dir: str, new_dir: str) -> set[int]:
                    JOIN value_moved USING (subject, property)""").fetchall()}
     finally:
         con.unregister("value_moved")
+
+
+def held_values(con, best: str, pairs: str, name: str) -> None:
+    """TEMP table NAME(subject, property, x, mine): the held values (subject_statements, NEW) of the (subject,
+    property) PAIRS (SQL) whose held set is the judge's exactly — every statement of the pair a non-deprecated
+    entity value; mine: whether the subject holds several (subject_best at BEST)."""
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE {name} AS
+        WITH held AS (SELECT DISTINCT s.subject, s.property, s.entity_id AS x, s.rank
+                      FROM (SELECT DISTINCT subject, property FROM ({pairs})) q
+                      JOIN subject_statements s USING (subject, property)),
+        exact AS (SELECT subject, property FROM held GROUP BY ALL
+                  HAVING count(x) = count(*) AND count_if(rank = 'deprecated') = 0),
+        mine AS (SELECT e.subject, e.property, (coalesce(b.n_best, 1) > 1)::INT AS mine
+                 FROM exact e LEFT JOIN (FROM read_parquet('{best}') WHERE subject IN (SELECT subject FROM exact)) b
+                 USING (subject, property))
+        SELECT h.subject, h.property, h.x, mine.mine FROM held h JOIN mine USING (subject, property)""")
+
+
+def value_test_outcomes(con, measure_value: str, held: str) -> dict[tuple[str, str], bool]:
+    """Per (subject, property) of the HELD table (held_values): does the by-value test on those values find the
+    property exclusive, counted on the MEASURE_VALUE table of a build (facts.value_exclusivity: cooccur.held_alone
+    over the held values, the loosest — highest share of other holders with several values, then the smallest id
+    — decides)?"""
+    con.execute(_decides_sql())
+    rows = con.execute(f"""
+        WITH m AS (FROM read_parquet('{measure_value}') WHERE property IN (SELECT DISTINCT property FROM {held})
+                   AND value IN (SELECT x FROM {held})),
+        counted AS (SELECT h.subject, h.property, h.x, coalesce(m.subjects, 1) - 1 AS n,
+                           coalesce(m.several, h.mine) - h.mine AS k
+                    FROM {held} h LEFT JOIN m ON m.property = h.property AND m.value = h.x),
+        shared AS (SELECT *, CASE WHEN n > 0 THEN k / n ELSE 1.0 END AS share FROM counted),
+        loosest AS (SELECT subject, property, max(share) AS share FROM shared GROUP BY ALL)
+        SELECT s.subject, s.property, arg_min(exclusive(s.n, s.k), s.x)
+        FROM shared s JOIN loosest l USING (subject, property, share) GROUP BY ALL""").fetchall()
+    return {(subject, pid): bool(exclusive) for subject, pid, exclusive in rows}
 
 
 def loosest_class_flips(con, old_dir: str, new_dir: str) -> set[int]:
@@ -323,33 +337,38 @@ def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
         SELECT k.*, s.entity_id AS x FROM k JOIN held s USING (subject, property)
         WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject AND h.property = k.property
                           AND h.entity_id = k.z)""")
-    outcome = {}
-    for build, p in paths.items():
-        rows = con.execute(f"""
-            WITH overall AS (SELECT property, count(*) AS n, count_if(n_best > 1) AS k
-                             FROM read_parquet('{p["subject_best"]}')
-                             WHERE property IN (SELECT property FROM open_pairs) GROUP BY 1),
-            counts AS (SELECT property, value, subjects FROM read_parquet('{p["measure_value"]}')
-                       WHERE value IN (SELECT x FROM open_pairs UNION SELECT z FROM open_pairs)),
-            expected AS (SELECT q.claim, q.subject, q.property, q.z,
-                                max((coalesce(cx.subjects, 1) - 1) * cz.subjects * o.k / o.n / o.n) AS e
-                         FROM open_pairs q JOIN overall o ON o.property = q.property AND o.n >= {MIN_SUBJECTS}
-                         JOIN counts cz ON cz.property = q.property AND cz.value = q.z AND cz.subjects > 0
-                         LEFT JOIN counts cx ON cx.property = q.property AND cx.value = q.x
-                         GROUP BY ALL),
-            asked AS (SELECT q.* FROM open_pairs q JOIN expected e USING (claim, subject, property, z)
-                      WHERE e.e >= {MIN_EXPECTED}),
-            vals AS (SELECT DISTINCT property, entity_id, subject FROM read_parquet('{p["statements_by_object"]}')
-                     WHERE entity_id IN (SELECT x FROM asked UNION SELECT z FROM asked) AND rank <> 'deprecated'),
-            seen AS (SELECT DISTINCT q.claim, q.property, q.z FROM asked q
-                     JOIN vals a ON a.property = q.property AND a.entity_id = q.x AND a.subject <> q.subject
-                     JOIN vals b ON b.property = q.property AND b.entity_id = q.z AND b.subject = a.subject)
-            SELECT e.claim, e.property, bool_and(e.e >= {MIN_EXPECTED} AND s.z IS NULL)
-            FROM expected e LEFT JOIN seen s USING (claim, property, z) GROUP BY 1, 2""").fetchall()
-        outcome[build] = {(claim, pid): refutes for claim, pid, refutes in rows}
+    outcome = {build: cooccurrence_outcomes(con, p, "open_pairs") for build, p in paths.items()}
     keys = set(outcome["old"]) | set(outcome["new"])
     return {claim for claim, pid in keys
             if bool(outcome["old"].get((claim, pid))) != bool(outcome["new"].get((claim, pid)))}
+
+
+def cooccurrence_outcomes(con, paths: dict[str, str], pairs: str) -> dict[tuple[int, str], bool]:
+    """Per (claim, property) of the PAIRS table (open_pairs' columns: claim, subject, property, z, x): does the
+    co-occurrence test refute, on the build whose subject_best, measure_value and statements_by_object PATHS
+    gives (cooccurrence_flips)? Pairs the test does not reach are left out (they do not refute)."""
+    rows = con.execute(f"""
+        WITH overall AS (SELECT property, count(*) AS n, count_if(n_best > 1) AS k
+                         FROM read_parquet('{paths["subject_best"]}')
+                         WHERE property IN (SELECT property FROM {pairs}) GROUP BY 1),
+        counts AS (SELECT property, value, subjects FROM read_parquet('{paths["measure_value"]}')
+                   WHERE value IN (SELECT x FROM {pairs} UNION SELECT z FROM {pairs})),
+        expected AS (SELECT q.claim, q.subject, q.property, q.z,
+                            max((coalesce(cx.subjects, 1) - 1) * cz.subjects * o.k / o.n / o.n) AS e
+                     FROM {pairs} q JOIN overall o ON o.property = q.property AND o.n >= {MIN_SUBJECTS}
+                     JOIN counts cz ON cz.property = q.property AND cz.value = q.z AND cz.subjects > 0
+                     LEFT JOIN counts cx ON cx.property = q.property AND cx.value = q.x
+                     GROUP BY ALL),
+        asked AS (SELECT q.* FROM {pairs} q JOIN expected e USING (claim, subject, property, z)
+                  WHERE e.e >= {MIN_EXPECTED}),
+        vals AS (SELECT DISTINCT property, entity_id, subject FROM read_parquet('{paths["statements_by_object"]}')
+                 WHERE entity_id IN (SELECT x FROM asked UNION SELECT z FROM asked) AND rank <> 'deprecated'),
+        seen AS (SELECT DISTINCT q.claim, q.property, q.z FROM asked q
+                 JOIN vals a ON a.property = q.property AND a.entity_id = q.x AND a.subject <> q.subject
+                 JOIN vals b ON b.property = q.property AND b.entity_id = q.z AND b.subject = a.subject)
+        SELECT e.claim, e.property, bool_and(e.e >= {MIN_EXPECTED} AND s.z IS NULL)
+        FROM expected e LEFT JOIN seen s USING (claim, property, z) GROUP BY 1, 2""").fetchall()
+    return {(claim, pid): bool(refutes) for claim, pid, refutes in rows}
 
 
 def measure_inputs_changed(con) -> tuple[set[str], bool]:
