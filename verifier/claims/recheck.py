@@ -11,15 +11,17 @@ SUPPORTED by a statement holding exactly the claimed entity (`rekeys.held_value`
 property's other statements taking other values: those are joined only when they come to hold or stop
 holding that entity, or change rank; a rule-B/C result, by its subject's other statements only when they
 come to hold or stop holding its object (an object named by text: the candidate the checker compares,
-`_link_objects`). Edits along the located-in / subclass chains of the compared values: rehierarchy.py.
+`_link_objects`). Edits along the located-in / subclass chains of the compared values: rehierarchy.py; open
+listings hit only by value edits of statements they do not cite: relisting.py. Those tests and the measures'
+(remeasure.py) read only DuckDB tables: they run in a second thread while the directly hit claims are checked.
 Not traced: which other property is the loosest (README).
 """
 from __future__ import annotations
 
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import orjson
@@ -331,6 +333,7 @@ def _check_lines(checker: Checker, results: ResultsFile, wanted: set[int], todo:
     for group in batched(list(mine), batch_size):
         fresh.update(zip(group, checker.check([mine[n] for n in group])))
     return fresh
+
 
 @with_fewer_collections
 def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = CheckOptions(),
