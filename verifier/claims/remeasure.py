@@ -12,8 +12,9 @@ Both builds store those measures as tables (index/measures.py), so the diff comp
 (up to the hand-over depth) or a subclass-of edge among them; the rows of the subject's other properties;
 the by-value test evaluated on both builds where its held values are known (`loosest_value_flips`), else the
 rows of its values and of the claimed values, or a statement of the property with one of those values
-(co-occurrence); or a change to the subject's classes or to the properties it holds (its own statements of
-the claimed property are keyed by recheck.py already). A row counts as changed when the measured test's
+(co-occurrence); or a change to the properties the subject holds; an edit of its own classes re-checks it when
+its by-class test on each build's classes comes out otherwise (reclass.py) (its own statements of the claimed
+property are keyed by recheck.py already). A row counts as changed when the measured test's
 outcome on it changed. A verdict that found nothing exclusive reads co-occurrence too: its test is evaluated
 in SQL on both builds (`cooccurrence_flips`), and the result is re-checked when the outcome differs. Counts
 that moved without changing any outcome leave the verdict as it was, though the counts its reason quotes and
@@ -24,22 +25,16 @@ re-check every measured result whose property, classes or held properties change
 from __future__ import annotations
 
 import hashlib
-import os
 
 import pyarrow as pa
 
 from kgcheck.index.measures import INSTANCE_OF, MAX_DEPTH, MEASURE_TABLES, SUBCLASS_OF
-from kgcheck.index.store import HIERARCHY_TABLE
 
 from .cooccur import MIN_EXPECTED
-from .facts import MAX_MULTI_SHARE, MAX_MULTI_UPPER, MIN_SUBJECTS, Z95
+from .facts import MIN_SUBJECTS
+from .measuresql import BY_CLASS, BY_PROFILE, BY_VALUE, COOCCURRENCE, MEASURED, TESTS_READ, decides_sql, parquet_path
+from .reclass import class_chain, class_edit_flips, loosest_class_flips, subclass_edges_sql
 
-# How far down judge.py's order of measured tests (0 overall, 1 by class, 2 by value, 3 by profile, 4
-# co-occurrence) a verdict read, by the test that decided it: the tests after that one were never asked, so
-# their rows cannot move it unless the deciding test's own outcome changes (keyed by that test's rows).
-TESTS_READ = {"measured": 0, "class": 1, "value": 2, "profile": 3, "co-occurrence": 4, "none": 4}
-MEASURED = frozenset(TESTS_READ)  # `exclusivity` of a result that came from measuring the graph (not a constraint)
-BY_CLASS, BY_VALUE, BY_PROFILE, COOCCURRENCE = (TESTS_READ[e] for e in ("class", "value", "profile", "co-occurrence"))
 CLASS_PROPERTIES = (INSTANCE_OF, SUBCLASS_OF)  # what the by-class measures group subjects by
 _KEYED = {"measure_class": ("class", "subjects, several, pooled_subjects, pooled_several"),
           "measure_value": ("value", "subjects, several"), "measure_profile": ("other", "subjects, several")}
@@ -47,25 +42,6 @@ _KEYED = {"measure_class": ("class", "subjects, several, pooled_subjects, pooled
 
 def is_measured(record: dict) -> bool:
     return record.get("exclusivity") in MEASURED and bool(record.get("property_ids"))
-
-
-def parquet_path(directory: str, name: str) -> str | None:
-    """DIR/NAME.parquet quoted for a SQL string, or None when the build has no such table."""
-    path = os.path.join(directory, f"{name}.parquet")
-    return path.replace("'", "''") if os.path.isfile(path) else None
-
-
-def _decides_sql() -> str:
-    """DuckDB macros: the measured test of facts.py (MIN_SUBJECTS, MAX_MULTI_SHARE, MAX_MULTI_UPPER, one-sided
-    95 % Wilson bound) on n subjects of which k hold several values, as (measurable, exclusive)."""
-    z2 = Z95 * Z95
-    upper = (f"((k / n + {z2} / (2 * n) + {Z95} * sqrt(greatest(k / n * (1 - k / n) / n + {z2} / (4 * n * n), 0))) "
-             f"/ (1 + {z2} / n))")
-    return (f"CREATE OR REPLACE MACRO exclusive(n, k) AS coalesce(n >= {MIN_SUBJECTS} AND k / n <= {MAX_MULTI_SHARE} "
-            f"AND {upper} <= {MAX_MULTI_UPPER}, false); "
-            f"CREATE OR REPLACE MACRO decision(n, k) AS [coalesce(n >= {MIN_SUBJECTS}, false), exclusive(n, k)]; "
-            # profile and value rows are read with the subject left out, who may or may not hold several
-            "CREATE OR REPLACE MACRO others(n, k) AS [decision(n - 1, k), decision(n - 1, k - 1)]")
 
 
 def has_measures(old_dir: str, new_dir: str) -> bool:
@@ -79,7 +55,7 @@ CHANGED_MEASURES_VERSION = 1  # raise when changed_measures compares otherwise: 
 def measure_tag() -> str:
     """What a saved changed_measures table was made under: the comparison's version, the measured test (its
     thresholds) and the tables compared."""
-    made = f"{CHANGED_MEASURES_VERSION}|{_decides_sql()}|{_KEYED!r}"
+    made = f"{CHANGED_MEASURES_VERSION}|{decides_sql()}|{_KEYED!r}"
     return hashlib.sha256(made.encode()).hexdigest()[:16]
 
 
@@ -105,7 +81,7 @@ def changed_measures(con, old_dir: str, new_dir: str, every: bool = False, saved
     if saved:
         con.execute(f"CREATE OR REPLACE TABLE changed_measures AS FROM saved_changed_measures WHERE {asked}")
         return
-    con.execute(_decides_sql())
+    con.execute(decides_sql())
     paths = {n: (parquet_path(old_dir, n), parquet_path(new_dir, n)) for n in MEASURE_TABLES}
     tests = {"measure_class": "[decision({0}.subjects, {0}.several), decision({0}.pooled_subjects, {0}.pooled_several)]",
              "measure_value": "others({0}.subjects, {0}.several)", "measure_profile": "others({0}.subjects, {0}.several)"}
@@ -139,34 +115,15 @@ def _subject_statements(con, new_dir: str) -> None:
         WHERE subject IN (SELECT DISTINCT subject FROM measured_keys)""")
 
 
-def _subclass_edges(new_dir: str) -> str:
-    """SQL for NEW's subclass-of edges (subject, entity_id), not deprecated: the narrow hierarchy_edges table of
-    a current build (index/build.py), else the statements file."""
-    edges = parquet_path(new_dir, HIERARCHY_TABLE)
-    if edges:
-        return f"SELECT subject, parent AS entity_id FROM read_parquet('{edges}') WHERE property = '{SUBCLASS_OF}'"
-    return (f"SELECT subject, entity_id FROM read_parquet('{parquet_path(new_dir, 'statements')}') "
-            f"WHERE property = '{SUBCLASS_OF}' AND rank <> 'deprecated' AND entity_id IS NOT NULL")
-
-
-def _class_chain(keys: str = "k") -> str:
-    """CTEs c0..c<MAX_DEPTH> (claim, property, class, depth): the classes of each keyed subject (the CTE `keys`,
-    from subject_statements) and their superclasses step by step (parents) — the walk of the by-class measures."""
-    chain = [f"""c0 AS (SELECT DISTINCT k.claim, k.property, s.entity_id AS class, 0 AS depth
-                        FROM {keys} k JOIN subject_statements s ON s.subject = k.subject
-                        AND s.property = '{INSTANCE_OF}' AND s.rank <> 'deprecated' WHERE s.entity_id IS NOT NULL)"""]
-    for depth in range(1, MAX_DEPTH + 1):
-        chain.append(f"""c{depth} AS (SELECT DISTINCT c.claim, c.property, p.entity_id AS class, {depth} AS depth
-                                      FROM c{depth - 1} c JOIN parents p ON p.subject = c.class)""")
-    return ", ".join(chain)
-
-
 def measured_hits(con, old_dir: str, new_dir: str) -> set[int]:
     """Claims of measured_keys(claim, subject, property, value, reached) — value: a claimed value id or NULL;
     reached: TESTS_READ of its exclusivity (COOCCURRENCE: it found nothing exclusive and asked the co-occurrence
     counts) — whose verdict read a measure row whose test's outcome changed (see the module text), or, for an
     open verdict, whose co-occurrence test (`cooccurrence_flips`) decides otherwise on the two builds."""
     _subject_statements(con, new_dir)
+    # A subject whose own classes were edited: its by-class test on each build's classes (else re-checked).
+    class_edits = class_edit_flips(con, old_dir, new_dir)
+    class_edited = f"c.property = '{INSTANCE_OF}' AND k.reached >= {BY_CLASS} OR " if class_edits is None else ""
     value_test_flips = loosest_value_flips(con, old_dir, new_dir)
     classes = " UNION ".join(f"SELECT claim, property, class FROM c{d}" for d in range(MAX_DEPTH + 1))
     rows = con.execute(f"""
@@ -174,8 +131,8 @@ def measured_hits(con, old_dir: str, new_dir: str) -> set[int]:
         by_class AS (SELECT * FROM k WHERE reached >= {BY_CLASS}),
         every AS (SELECT subject, property, entity_id, rank FROM subject_statements),
         own AS (SELECT subject, property, entity_id FROM every WHERE rank <> 'deprecated'),
-        parents AS ({_subclass_edges(new_dir)}),
-        {_class_chain("by_class")},
+        parents AS ({subclass_edges_sql(new_dir)}),
+        {class_chain("by_class")},
         classes AS ({classes}),
         vals AS (SELECT claim, property, value FROM measured_keys WHERE value IS NOT NULL AND reached >= {BY_VALUE}
                  UNION SELECT k.claim, k.property, s.entity_id FROM k JOIN own s USING (subject, property)
@@ -185,8 +142,7 @@ def measured_hits(con, old_dir: str, new_dir: str) -> set[int]:
         SELECT k.claim FROM k JOIN changed_measures m ON m.kind = 'property' AND m.property = k.property
               AND m.decides
         UNION SELECT k.claim FROM k JOIN changed_statements c ON c.subject = k.subject
-              AND (c.property = '{INSTANCE_OF}' AND k.reached >= {BY_CLASS}
-                   OR c.change IN ('added', 'removed') AND k.reached >= {BY_PROFILE})
+              AND ({class_edited}c.change IN ('added', 'removed') AND k.reached >= {BY_PROFILE})
         UNION SELECT c.claim FROM classes c JOIN changed_measures m
               ON m.kind = 'measure_class' AND m.property = c.property AND m.key = c.class AND m.decides
         UNION SELECT c.claim FROM classes c JOIN changed_statements s
@@ -198,7 +154,7 @@ def measured_hits(con, old_dir: str, new_dir: str) -> set[int]:
               WHERE NOT EXISTS (SELECT 1 FROM value_test_exact e
                                 WHERE e.claim = v.claim AND e.property = v.property)""").fetchall()
     return ({r[0] for r in rows} | value_test_flips | cooccurrence_flips(con, old_dir, new_dir)
-            | loosest_class_flips(con, old_dir, new_dir))
+            | loosest_class_flips(con, old_dir, new_dir) | (class_edits or set()))
 
 
 def loosest_value_flips(con, old_dir: str, new_dir: str) -> set[int]:
@@ -259,7 +215,7 @@ def value_test_outcomes(con, measure_value: str, held: str) -> dict[tuple[str, s
     property exclusive, counted on the MEASURE_VALUE table of a build (facts.value_exclusivity: cooccur.held_alone
     over the held values, the loosest — highest share of other holders with several values, then the smallest id
     — decides)?"""
-    con.execute(_decides_sql())
+    con.execute(decides_sql())
     rows = con.execute(f"""
         WITH m AS (FROM read_parquet('{measure_value}') WHERE property IN (SELECT DISTINCT property FROM {held})
                    AND value IN (SELECT x FROM {held})),
@@ -271,50 +227,6 @@ def value_test_outcomes(con, measure_value: str, held: str) -> dict[tuple[str, s
         SELECT s.subject, s.property, arg_min(exclusive(s.n, s.k), s.x)
         FROM shared s JOIN loosest l USING (subject, property, share) GROUP BY ALL""").fetchall()
     return {(subject, pid): bool(exclusive) for subject, pid, exclusive in rows}
-
-
-def loosest_class_flips(con, old_dir: str, new_dir: str) -> set[int]:
-    """Claims whose by-class test comes out otherwise on OLD than on NEW although no row's own outcome changed:
-    the test reads the *loosest* measured class (byclass.nearest_measured — the subject's own classes with
-    MIN_SUBJECTS, else the nearest superclasses' pooled counts, up to MAX_DEPTH levels; highest share, then the
-    smallest id), and a row whose counts moved can become the loosest ("sovereign state" 2/50, not exclusive,
-    on OLD; "country" 5/121, exclusive, on NEW). Only for claims one of whose classes has a row in
-    changed_measures (counts that moved); evaluated on both builds' measure_class over NEW's classes and subclass
-    edges (changes to those are keyed by measured_hits)."""
-    tables = {b: parquet_path(d, "measure_class") for b, d in (("old", old_dir), ("new", new_dir))}
-    if None in tables.values():
-        return set()
-    con.execute(_decides_sql())
-    reached = " UNION ALL ".join(f"SELECT * FROM c{d}" for d in range(MAX_DEPTH + 1))
-    # The classes each claim reaches (NEW's) are the same on both sides: walked once, counted per build.
-    con.execute(f"""CREATE OR REPLACE TEMP TABLE loosest_candidates AS
-        WITH k AS (SELECT DISTINCT claim, subject, property FROM measured_keys WHERE reached >= {BY_CLASS}),
-        parents AS ({_subclass_edges(new_dir)}),
-        {_class_chain()},
-        reached AS (SELECT claim, property, class, min(depth) AS depth FROM ({reached}) GROUP BY ALL),
-        moved AS (SELECT DISTINCT r.claim, r.property FROM reached r JOIN changed_measures x
-                  ON x.kind = 'measure_class' AND x.property = r.property AND x.key = r.class)
-        SELECT r.* FROM reached r JOIN moved USING (claim, property)""")
-    outcome = {}
-    for build, table in tables.items():
-        rows = con.execute(f"""
-            WITH m AS (FROM read_parquet('{table}')
-                       WHERE property IN (SELECT DISTINCT property FROM loosest_candidates)),
-            counted AS (SELECT c.claim, c.property, c.class, c.depth,
-                               CASE WHEN c.depth = 0 THEN m.subjects ELSE m.pooled_subjects END AS n,
-                               CASE WHEN c.depth = 0 THEN m.several ELSE m.pooled_several END AS x
-                        FROM loosest_candidates c JOIN m ON m.property = c.property AND m.class = c.class),
-            measured AS (SELECT * FROM counted WHERE n >= {MIN_SUBJECTS}),
-            nearest AS (SELECT claim, property, min(depth) AS depth FROM measured GROUP BY ALL),
-            ranked AS (SELECT o.claim, o.property, exclusive(o.n, o.x) AS exclusive,
-                              row_number() OVER (PARTITION BY o.claim, o.property ORDER BY o.x / o.n DESC, o.class)
-                              AS r
-                       FROM measured o JOIN nearest USING (claim, property, depth))
-            SELECT claim, property, exclusive FROM ranked WHERE r = 1""").fetchall()
-        outcome[build] = {(claim, pid): bool(exclusive) for claim, pid, exclusive in rows}
-    keys = set(outcome["old"]) | set(outcome["new"])
-    return {claim for claim, pid in keys
-            if outcome["old"].get((claim, pid), False) != outcome["new"].get((claim, pid), False)}
 
 
 def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:

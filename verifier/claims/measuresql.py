@@ -1,0 +1,33 @@
+"""What the measure tests share in SQL: the order in which the judge asks them, the measured test as DuckDB macros,
+and where a build's tables are (remeasure.py, reclass.py, relisting.py)."""
+from __future__ import annotations
+
+import os
+
+from .facts import MAX_MULTI_SHARE, MAX_MULTI_UPPER, MIN_SUBJECTS, Z95
+
+# How far down judge.py's order of measured tests (0 overall, 1 by class, 2 by value, 3 by profile, 4
+# co-occurrence) a verdict read, by the test that decided it: the tests after that one were never asked, so
+# their rows cannot move it unless the deciding test's own outcome changes (keyed by that test's rows).
+TESTS_READ = {"measured": 0, "class": 1, "value": 2, "profile": 3, "co-occurrence": 4, "none": 4}
+MEASURED = frozenset(TESTS_READ)  # `exclusivity` of a result that came from measuring the graph (not a constraint)
+BY_CLASS, BY_VALUE, BY_PROFILE, COOCCURRENCE = (TESTS_READ[e] for e in ("class", "value", "profile", "co-occurrence"))
+
+
+def parquet_path(directory: str, name: str) -> str | None:
+    """DIR/NAME.parquet quoted for a SQL string, or None when the build has no such table."""
+    path = os.path.join(directory, f"{name}.parquet")
+    return path.replace("'", "''") if os.path.isfile(path) else None
+
+
+def decides_sql() -> str:
+    """DuckDB macros: the measured test of facts.py (MIN_SUBJECTS, MAX_MULTI_SHARE, MAX_MULTI_UPPER, one-sided
+    95 % Wilson bound) on n subjects of which k hold several values, as (measurable, exclusive)."""
+    z2 = Z95 * Z95
+    upper = (f"((k / n + {z2} / (2 * n) + {Z95} * sqrt(greatest(k / n * (1 - k / n) / n + {z2} / (4 * n * n), 0))) "
+             f"/ (1 + {z2} / n))")
+    return (f"CREATE OR REPLACE MACRO exclusive(n, k) AS coalesce(n >= {MIN_SUBJECTS} AND k / n <= {MAX_MULTI_SHARE} "
+            f"AND {upper} <= {MAX_MULTI_UPPER}, false); "
+            f"CREATE OR REPLACE MACRO decision(n, k) AS [coalesce(n >= {MIN_SUBJECTS}, false), exclusive(n, k)]; "
+            # profile and value rows are read with the subject left out, who may or may not hold several
+            "CREATE OR REPLACE MACRO others(n, k) AS [decision(n - 1, k), decision(n - 1, k - 1)]")
