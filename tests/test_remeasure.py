@@ -321,6 +321,7 @@ def test_a_measure_row_rechecks_only_the_verdicts_that_asked_its_test(tmp_path, 
     build.mkdir()
     statements = [("Qs", "P31", "Qclass"), ("Qs", "P1", "Qx"), ("Qs", "P2", "Qy")]
     pq.write_table(pa.table({"subject": [s for s, _, _ in statements], "property": [p for _, p, _ in statements],
+                             "statement_id": [f"Qs${i}" for i in range(len(statements))],
                              "entity_id": [e for _, _, e in statements], "rank": ["normal"] * 3}),
                    build / "statements.parquet")
     con = duckdb.connect()

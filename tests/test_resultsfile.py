@@ -32,8 +32,8 @@ def test_the_rewritten_file_is_the_line_by_line_one(tmp_path_factory, texts, bom
     path.write_bytes(raw)
     results = ResultsFile(str(path))
     read = list(results.records())
-    assert [n for n, _, _ in read] == [n for n, t in enumerate(raw[len(BOM) if bom else 0:].split(b"\n"), 1)
-                                        if t.strip() and n <= len(texts)]
+    body = raw[len(BOM):] if raw.startswith(BOM) else raw  # a first text may itself be a byte-order mark
+    assert [n for n, _, _ in read] == [n for n, t in enumerate(body.split(b"\n"), 1) if t.strip()]
     numbers = [n for n, _, _ in read]
     chosen = data.draw(st.lists(st.sampled_from(numbers), unique=True) if numbers else st.just([]))
     replaced = {n: b'{"re": %d}\n' % n for n in chosen}

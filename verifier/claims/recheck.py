@@ -93,17 +93,6 @@ WHERE l.kind = '{LISTING}' AND l.claim IN (SELECT claim FROM hit_claims)
                            OR c.change = 'value' AND c.old_entity IS NOT NULL AND c.new_entity IS NOT NULL))"""
 
 
-def claims_to_recheck(diff, results_path: str, link=None, options: CheckOptions = CheckOptions()
-                      ) -> tuple[set[int], set[int], int, int]:
-    """Line numbers of the results whose keys meet a change; of those whose verdict read a graph-wide measure
-    that moved (remeasure.py) or a chain edit reached; the number of results read, and of other lines (copied as
-    they are). Keyed by line, not by claim id, so that the later passes find their lines without parsing the
-    others (and ids repeated in a file stay apart). link(texts) -> {text: entity ids}: how the checker links a
-    claimed object named by text (its measures are read too); None reads only object ids."""
-    keyed = key_results(diff, results_path, link, options)
-    return keyed.hits, keyed.indirect_hits(), keyed.results, keyed.others
-
-
 @dataclass
 class KeyedResults:
     """The first pass over a results file (`key_results`): the lines whose own keys meet a change (`hits`), and
@@ -134,7 +123,10 @@ class KeyedResults:
 
 
 def key_results(diff, results_path: str, link=None, options: CheckOptions = CheckOptions()) -> KeyedResults:
-    """Key every result of the file (rekeys.py) into the `keys` table and join them with the change tables."""
+    """Key every result of the file (rekeys.py) into the `keys` table and join them with the change tables. Results
+    are keyed by line, not by claim id, so that the later passes find their lines without parsing the others (and
+    ids repeated in a file stay apart). link(texts) -> {text: entity ids}: how the checker links a claimed object
+    named by text (its measures are read too); None reads only object ids."""
     con = diff.con
     stored = has_measures(diff.old, diff.new)
     may_move, measured = (None if stored else measure_gate(con)), set()

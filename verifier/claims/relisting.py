@@ -15,67 +15,63 @@ further values ("and N more") may then be stale, as the counts other unmoved ver
 from __future__ import annotations
 
 from kgcheck.verifier.claims.rehierarchy import closure_in, edges_sql
-from kgcheck.verifier.claims.remeasure import cooccurrence_outcomes, held_values, parquet_path, value_test_outcomes
-
-_CO_TABLES = ("subject_best", "measure_value", "statements_by_object")
-
+from kgcheck.verifier.claims.remeasure import held_values, parquet_path, value_test_outcomes
 
 def unmoved_listings(con, old_dir: str, new_dir: str, exclude: set[int]) -> set[int]:
     """Claims of `listing_candidates` (recheck.py: claim, subject, property, z) not in EXCLUDE whose verdict the
     edits of their property's statements cannot move (module text). Reads the tables measured_hits leaves:
-    subject_statements (NEW's statements of the measured subjects) and open_pairs."""
+    subject_statements (NEW's statements of the measured subjects) and cooccurrence_refutes_on_new."""
     con.execute("CREATE OR REPLACE TEMP TABLE listing_asked AS SELECT * FROM listing_candidates "
                 "WHERE claim NOT IN (SELECT unnest(?::BIGINT[]))", [sorted(exclude)])
     asked = {r[0] for r in con.execute("SELECT claim FROM listing_asked").fetchall()}
-    new_paths = {n: parquet_path(new_dir, n) for n in _CO_TABLES}
-    statements = {d: parquet_path(d, "statements") for d in (old_dir, new_dir)}
-    has_pairs = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'open_pairs'").fetchone()[0]
-    if not asked or None in new_paths.values() or None in statements.values() or not has_pairs:
+    best, old_statements = parquet_path(new_dir, "subject_best"), parquet_path(old_dir, "statements")
+    measure_value = parquet_path(new_dir, "measure_value")
+    cooccurrence = con.execute("SELECT count(*) FROM duckdb_tables() "
+                               "WHERE table_name = 'cooccurrence_refutes_on_new'").fetchall()[0][0]
+    if not asked or None in (best, old_statements, measure_value) or not cooccurrence:
         return set()
-    edits = con.execute("""SELECT l.claim, l.z, c.old_entity, c.new_entity, c.subject, c.statement_id
-                           FROM listing_asked l JOIN changed_statements c USING (subject, property)
-                           WHERE c.change = 'value'""").fetchall()
-    moved = _moved_listing(con, statements[old_dir], statements[new_dir])
+    con.execute("""CREATE OR REPLACE TEMP TABLE listing_edits AS
+                   SELECT l.claim, l.z, c.old_entity, c.new_entity, c.subject, c.statement_id
+                   FROM listing_asked l JOIN changed_statements c USING (subject, property)
+                   WHERE c.change = 'value'""")
+    edits = con.execute("SELECT claim, z, old_entity, new_entity FROM listing_edits").fetchall()
+    moved = _moved_listing(con, old_statements)
     # Related to Z in NEW's closure (as compare._relate_entity reads it for a claim given by id): the old value's
     # relation in OLD is NEW's unless a chain edit moved it (then rehierarchy.py keyed the claim, in EXCLUDE).
-    above = closure_in(con, edges_sql(new_dir), {e for _, z, old, new, _, _ in edits for e in (z, old, new)})
+    above = closure_in(con, edges_sql(new_dir), {e for _, z, old, new in edits for e in (z, old, new)})
 
     def related(z: str, x: str) -> bool:
         return x == z or z in above.get(x, ()) or x in above.get(z, ())
 
-    moved |= {claim for claim, z, old, new, _, _ in edits if related(z, old) or related(z, new)}
+    moved |= {claim for claim, z, old, new in edits if related(z, old) or related(z, new)}
     # The tests on NEW's held set: the by-value test wherever that set is exactly the judge's (else unknown: kept).
-    held_values(con, new_paths["subject_best"], "SELECT subject, property FROM listing_asked", "listing_held")
+    held_values(con, best, "SELECT subject, property FROM listing_asked", "listing_held")
     exact = {r[0] for r in con.execute("""SELECT DISTINCT l.claim FROM listing_asked l
                                           SEMI JOIN listing_held USING (subject, property)""").fetchall()}
-    by_value = value_test_outcomes(con, new_paths["measure_value"], "listing_held")
+    by_value = value_test_outcomes(con, measure_value, "listing_held")
     exclusive = {r[0] for r in con.execute("SELECT claim, subject, property FROM listing_asked").fetchall()
                  if by_value.get((r[1], r[2]))}
-    con.execute("CREATE OR REPLACE TEMP TABLE listing_pairs AS FROM open_pairs WHERE claim IN "
-                "(SELECT claim FROM listing_asked)")
-    refuted = {claim for (claim, _), refutes in cooccurrence_outcomes(con, new_paths, "listing_pairs").items()
-               if refutes}
+    refuted = {r[0] for r in con.execute("SELECT claim FROM cooccurrence_refutes_on_new "
+                                         "SEMI JOIN listing_asked USING (claim)").fetchall()}
     return (asked & exact) - moved - exclusive - refuted
 
 
-def _moved_listing(con, old_statements: str, new_statements: str) -> set[int]:
-    """Claims of listing_asked with a value edit whose rank changed too (the diff reports a statement changed in
-    several ways by its value alone), or whose number of distinct values — the count its reason quotes ("and N
-    more") — differs between the builds (values told apart by id: two values of one label, counted once in the
-    reason, are a rarer case this leaves stale)."""
+def _moved_listing(con, old_statements: str) -> set[int]:
+    """Claims of listing_asked with a value edit (listing_edits) whose rank changed too (the diff reports a statement
+    changed in several ways by its value alone), or whose number of distinct values — the count its reason quotes
+    ("and N more") — differs between the builds (values told apart by id: two values of one label, counted once in
+    the reason, are a rarer case this leaves stale). NEW's statements are subject_statements'."""
     pairs = "(subject, property) IN (SELECT (subject, property) FROM listing_asked)"
-    rows = {build: f"""SELECT subject, property, statement_id, entity_id, rank FROM read_parquet('{path}')
-                       WHERE subject IN (SELECT subject FROM listing_asked) AND {pairs}"""
-            for build, path in (("old", old_statements), ("new", new_statements))}
     return {r[0] for r in con.execute(f"""
-        WITH o AS ({rows["old"]}), n AS ({rows["new"]}),
-        e AS (SELECT l.claim, c.subject, c.statement_id FROM listing_asked l
-              JOIN changed_statements c USING (subject, property) WHERE c.change = 'value'),
+        WITH o AS (SELECT subject, property, statement_id, entity_id, rank FROM read_parquet('{old_statements}')
+                   WHERE subject IN (SELECT subject FROM listing_asked) AND {pairs}),
+        n AS (FROM subject_statements WHERE {pairs}),
         counted AS (SELECT 'old' AS build, subject, property, count(DISTINCT entity_id) FILTER (rank <> 'deprecated') AS n
                     FROM o GROUP BY ALL
                     UNION ALL SELECT 'new', subject, property, count(DISTINCT entity_id) FILTER (rank <> 'deprecated')
                     FROM n GROUP BY ALL)
-        SELECT e.claim FROM e LEFT JOIN o USING (subject, statement_id) LEFT JOIN n USING (subject, statement_id)
+        SELECT e.claim FROM listing_edits e LEFT JOIN o USING (subject, statement_id)
+        LEFT JOIN n USING (subject, statement_id)
         WHERE o.rank IS DISTINCT FROM n.rank
         UNION SELECT l.claim FROM listing_asked l
         LEFT JOIN (FROM counted WHERE build = 'old') co USING (subject, property)

@@ -111,7 +111,7 @@ def _subject_statements(con, new_dir: str) -> None:
     """TEMP subject_statements: NEW's statements of the measured results' subjects, read once for both tests."""
     statements = parquet_path(new_dir, "statements")
     con.execute(f"""CREATE OR REPLACE TEMP TABLE subject_statements AS
-        SELECT subject, property, entity_id, rank FROM read_parquet('{statements}')
+        SELECT subject, property, statement_id, entity_id, rank FROM read_parquet('{statements}')
         WHERE subject IN (SELECT DISTINCT subject FROM measured_keys)""")
 
 
@@ -236,7 +236,8 @@ def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
     subject_best; no test below MIN_SUBJECTS), z excluded when E >= MIN_EXPECTED and no other subject holds z
     beside any x (statements_by_object); the verdict refutes when every such z is excluded. The subject's own
     values are NEW's on both sides (subject_statements, made by measured_hits): a change to them is keyed by
-    recheck.py already."""
+    recheck.py already. Leaves TEMP cooccurrence_refutes_on_new(claim): the claims whose test refutes on NEW."""
+    con.execute("DROP TABLE IF EXISTS cooccurrence_refutes_on_new")
     paths = {b: {n: parquet_path(d, n) for n in ("subject_best", "measure_value", "statements_by_object")}
              for b, d in (("old", old_dir), ("new", new_dir))}
     if any(None in p.values() for p in paths.values()):
@@ -250,6 +251,9 @@ def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
         WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject AND h.property = k.property
                           AND h.entity_id = k.z)""")
     outcome = {build: cooccurrence_outcomes(con, p, "open_pairs") for build, p in paths.items()}
+    refuting = sorted(claim for (claim, _), refutes in outcome["new"].items() if refutes)
+    con.execute("CREATE OR REPLACE TEMP TABLE cooccurrence_refutes_on_new AS SELECT unnest(?::BIGINT[]) AS claim",
+                [refuting])  # for relisting.py: the same test on NEW's held set, not run twice
     keys = set(outcome["old"]) | set(outcome["new"])
     return {claim for claim, pid in keys
             if bool(outcome["old"].get((claim, pid))) != bool(outcome["new"].get((claim, pid)))}

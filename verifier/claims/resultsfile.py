@@ -34,11 +34,11 @@ class ResultsFile:
     def records(self) -> Iterator[tuple[int, bytes, dict | None]]:
         """(line number, raw line, parsed object or None for a line that is not a JSON object) of every non-blank
         line; notes where each line starts."""
-        self._starts, self._blank, self.bom, at = array("q"), 0, b"", 0
+        self._starts, self._blank = array("q"), 0
         with self._open() as fh:
+            self.bom = BOM if fh.read(len(BOM)) == BOM else b""
+            at = fh.seek(len(self.bom))
             for number, line in enumerate(fh, 1):
-                if number == 1 and line.startswith(BOM):
-                    self.bom, at, line = BOM, len(BOM), line[len(BOM):]
                 self._starts.append(at)
                 at += len(line)
                 if not line.strip():
@@ -67,8 +67,10 @@ class ResultsFile:
         out.write(self.bom)
         with self._open() as fh:
             if self._blank:  # rare: line by line, leaving the blank ones out
-                for number, line in self._numbered(fh):
-                    out.write(replaced.get(number) or (line if line.endswith(b"\n") else line + b"\n"))
+                fh.seek(len(self.bom))
+                for number, line in enumerate(fh, 1):
+                    if line.strip():
+                        out.write(replaced.get(number) or (line if line.endswith(b"\n") else line + b"\n"))
                 return
             at = self._starts[0]
             fh.seek(at)
@@ -83,13 +85,6 @@ class ResultsFile:
                 fh.seek(self._starts[-1] - 1)
                 if fh.read(1) != b"\n":
                     out.write(b"\n")
-
-    def _numbered(self, fh) -> Iterator[tuple[int, bytes]]:
-        for number, line in enumerate(fh, 1):
-            if number == 1 and line.startswith(BOM):
-                line = line[len(BOM):]
-            if line.strip():
-                yield number, line
 
 
 def _copy(src, dst, size: int) -> None:
