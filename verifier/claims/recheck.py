@@ -170,9 +170,7 @@ def key_results(diff, results_path: str, link=None, options: CheckOptions = Chec
                 for column, value in zip(asked, (line_number, record["subject_id"], pid, claim.get("object_id"),
                                                  claim.get("object") or None, TESTS_READ[record["exclusivity"]])):
                     asked[column].append(value)
-        for kind, a, b, held in result_keys(record):
-            if kind in can_meet and a not in can_meet[kind]:
-                continue  # a key no change can meet: not worth a row in the join
+        for kind, a, b, held in result_keys(record, can_meet):  # keys no change can meet are left out
             claims.append(line_number)
             kinds.append(kind)
             firsts.append(a)

@@ -3,8 +3,6 @@
 trusted as keys."""
 from __future__ import annotations
 
-from typing import Iterator
-
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.judge import LISTED_VALUES
 from kgcheck.verifier.claims.rehierarchy import obj_key
@@ -96,44 +94,61 @@ def listing_key(record: dict) -> tuple[str, str, str, str] | None:
     return (LISTING, subject, pid, value) if len(shown) >= LISTED_VALUES else None
 
 
-def result_keys(record: dict) -> Iterator[tuple[str, str, str | None, str | None]]:
-    """(kind, a, b, held) keys of one result line, joined with the change tables by `_HIT`."""
+Key = tuple[str, str, str | None, str | None]
+
+
+def result_keys(record: dict, reachable: dict[str, set[str]] | None = None) -> list[Key]:
+    """(kind, a, b, held) keys of one result line, joined with the change tables by `_HIT`. reachable: per kind of
+    key joined on its first part alone, the values a change can meet (recheck._reachable): keys of those kinds
+    with another value are left out (they could only lengthen the join). A list, built without a generator's
+    per-key resumption: this runs once per line of files of millions of results."""
+    reachable = reachable or {}
+    lbl, ent, st, any_, text_ = (reachable.get(kind) for kind in ("lbl", "ent", "st", "any", "text"))
+    keys = []
+    add = keys.append
     claim = record.get("claim") or {}
     subject = record.get("subject_id")
     props = [p for p in record.get("property_ids") or [] if p]
     if claim.get("property_id") and claim["property_id"] not in props:
         props.append(claim["property_id"])
+    evidence = record.get("evidence") or []
     if subject:
-        yield "lbl", subject, None, None  # the subject removed, added back, or renamed
+        if lbl is None or subject in lbl:
+            add(("lbl", subject, None, None))  # the subject removed, added back, or renamed
         held = held_value(record)
         for p in props:
-            yield "sp", subject, p, held
-        if record.get("rule") == "C" or any(ev.get("relation") == "same-object"
-                                            for ev in record.get("evidence") or ()):
+            add(("sp", subject, p, held))
+        if (any_ is None or subject in any_) and (record.get("rule") == "C" or any(
+                ev.get("relation") == "same-object" for ev in evidence)):
             # held: the object's id; for an object named by text, its text (b) until _link_objects puts there
             # the one candidate rule B compares with (judge._rule_b_so_or_c: the first linked).
             text = None if claim.get("object_id") else (claim.get("object") or "")
-            yield "any", subject, text, claim.get("object_id")
+            add(("any", subject, text, claim.get("object_id")))
     for p in props:
-        yield "ent", p, None, None
-    for ev in record.get("evidence") or []:
-        if ev.get("statement_id"):
-            yield "st", ev["statement_id"], None, None
+        if ent is None or p in ent:
+            add(("ent", p, None, None))
+    for ev in evidence:
+        sid = ev.get("statement_id")
+        if sid and (st is None or sid in st):
+            add(("st", sid, None, None))
     # A subject given by name is tried on every entity of that name: each namesake's statements of the
     # property count (joined through `namesakes`, linked once per distinct name).
     if not claim.get("subject_id") and claim.get("subject") and normalise(claim["subject"]):
         for p in props:
-            yield "name", normalise(claim["subject"]), p, subject  # the namesake chosen (rehierarchy.py)
+            add(("name", normalise(claim["subject"]), p, subject))  # the namesake chosen (rehierarchy.py)
     # Names the checker had to link: a label or alias added or removed anywhere may change the link (a
     # predicate's too: an alias that equals it makes it that property's).
     for text in ((not claim.get("subject_id")) and claim.get("subject"),
                  (not claim.get("object_id")) and claim.get("object"),
                  (not claim.get("property_id")) and claim.get("predicate")):
-        if text and normalise(text):
-            yield "text", normalise(text), None, None
+        if text:
+            text = normalise(text)
+            if text and (text_ is None or text in text_):
+                add(("text", text, None, None))
     claimed = obj_key(record)  # chain edits (rehierarchy.py)
     if claimed:
-        yield claimed
+        add(claimed)
     listing = listing_key(record)
     if listing:
-        yield listing
+        add(listing)
+    return keys

@@ -279,9 +279,15 @@ def cooccurrence_outcomes(con, paths: dict[str, str], pairs: str) -> dict[tuple[
                   WHERE e.e >= {MIN_EXPECTED}),
         vals AS (SELECT DISTINCT property, entity_id, subject FROM read_parquet('{paths["statements_by_object"]}')
                  WHERE entity_id IN (SELECT x FROM asked UNION SELECT z FROM asked) AND rank <> 'deprecated'),
-        seen AS (SELECT DISTINCT q.claim, q.property, q.z FROM asked q
-                 JOIN vals a ON a.property = q.property AND a.entity_id = q.x AND a.subject <> q.subject
-                 JOIN vals b ON b.property = q.property AND b.entity_id = q.z AND b.subject = a.subject)
+        -- the holders of both x and z, per distinct (property, x, z) rather than per claim (many claims share
+        -- a popular x): the first and last of them tell whether one is not the claim's own subject
+        co_held AS (SELECT t.property, t.x, t.z, min(a.subject) AS first, max(a.subject) AS last
+                    FROM (SELECT DISTINCT property, x, z FROM asked) t
+                    JOIN vals a ON a.property = t.property AND a.entity_id = t.x
+                    JOIN vals b ON b.property = t.property AND b.entity_id = t.z AND b.subject = a.subject
+                    GROUP BY ALL),
+        seen AS (SELECT DISTINCT q.claim, q.property, q.z FROM asked q JOIN co_held h USING (property, x, z)
+                 WHERE h.first <> q.subject OR h.last <> q.subject)
         SELECT e.claim, e.property, bool_and(e.e >= {MIN_EXPECTED} AND s.z IS NULL)
         FROM expected e LEFT JOIN seen s USING (claim, property, z) GROUP BY 1, 2""").fetchall()
     return {(claim, pid): bool(refutes) for claim, pid, refutes in rows}
