@@ -100,12 +100,13 @@ class Checker:
         all_subjects = {sid for cands in subjects.values() for sid, _ in cands}
         wanted_props = {c.id: {p.pid for p in props[c.id]} for c in claims}
         # One read of every statement row of the candidate subjects, shared by the steps below: the first pass
-        # assembles only the claimed properties' statements (most claims end there), the measures take what
-        # the subjects hold, and the second pass the rest (on a large graph each read of a subject costs a
-        # row group decompressed, whatever it selects).
+        # assembles only each subject's statements of the properties claimed of it (most claims end there), the
+        # measures take what the subjects hold, and the second pass the rest (on a large graph each read of a
+        # subject costs a row group decompressed, whatever it selects).
         rows = self.kg.statement_rows(all_subjects)
-        claimed_properties = {p for ps in wanted_props.values() for p in ps}
-        statements = self.kg.statements_from_rows([r for r in rows if r[ROW_PROPERTY] in claimed_properties])
+        claimed = {(sid, p) for c in claims for sid, _ in subjects[c.id] for p in wanted_props[c.id]}
+        statements = self.kg.statements_from_rows([r for r in rows if (r[ROW_SUBJECT], r[ROW_PROPERTY]) in claimed])
+        with_rows = {r[ROW_SUBJECT] for r in rows}  # subjects the graph holds statements of
 
         # Prefetch everything the comparisons will ask for, in bulk.
         values, labels = set(), set(all_subjects)
@@ -128,7 +129,10 @@ class Checker:
         self.facts.prefetch_datatypes({p.pid for ps in props.values() for p in ps})
         if not self.options.closed_world:
             self.facts.prefetch_measures(_may_measure(claims, subjects, wanted_props, statements, linked_ids), rows)
-        verdicts = [self._judge_one(c, subjects[c.id], props[c.id], statements, linked_ids) for c in claims]
+        # Each claim sees its subjects' statements of its own properties only: another claim's properties in the
+        # same batch would make its verdict depend on the batch (rule B's same object among them).
+        verdicts = [self._judge_one(c, subjects[c.id], props[c.id], statements, linked_ids, wanted_props[c.id],
+                                    with_rows) for c in claims]
         # Second pass, rules B (same object) and C: all statements, only of subjects that lack the property.
         redo = [i for i, v in enumerate(verdicts) if v.rule == "C" and v.subject_id]
         if redo:
@@ -137,7 +141,10 @@ class Checker:
             self.facts.prefetch_labels({st.property for sts in full.values() for st in sts})
             for i in redo:
                 c = claims[i]
-                verdicts[i] = self._judge_one(c, [(verdicts[i].subject_id, 1.0)], props[c.id], full, linked_ids)
+                # Redone only when no namesake holds the property (else the first pass listed its values):
+                # none disagrees, but the name is still shared.
+                verdicts[i] = self._named(self._judge_one(c, [(verdicts[i].subject_id, 1.0)], props[c.id], full,
+                                                          linked_ids), len(subjects[c.id]), [])
         # Statements read above that have no reference need no lookup (wd50k: 97% of statements).
         unreferenced = {r[ROW_STATEMENT_ID] for r in rows if not r[ROW_REFERENCE_COUNT]}
         return self._with_references(verdicts, unreferenced)
@@ -160,7 +167,10 @@ class Checker:
             out.append(v)
         return out
 
-    def _judge_one(self, claim: Claim, candidates, props, statements, linked_ids) -> Verdict:
+    def _judge_one(self, claim: Claim, candidates, props, statements, linked_ids, wanted=None,
+                   with_rows=frozenset()) -> Verdict:
+        """statements: per subject; wanted: the properties whose statements the claim reads (None: all given);
+        with_rows: subjects known to hold statements (a subject without a label is not unknown for that)."""
         obj = ClaimObject(claim.object, claim.object_id, self.options.rel_tol,
                           linked_ids.get(claim.object, ()))
         if not candidates:
@@ -177,7 +187,10 @@ class Checker:
         disagree: list[str] = []  # namesakes holding the property without supporting the claim
         for position, (sid, _score) in enumerate(candidates):
             subject_statements = statements.get(sid, [])
-            if claim.subject_id and not subject_statements and self.facts.label(sid) is None:
+            if wanted is not None:
+                subject_statements = [st for st in subject_statements if st.property in wanted]
+            if (claim.subject_id and not subject_statements and sid not in with_rows
+                    and self.facts.label(sid) is None):
                 return Verdict(claim=claim, verdict=NOT_ENOUGH_INFO, confidence=0.9, rule="none",
                                reason=f"unknown subject id {sid}", error=f"unknown subject id {sid}")
             chosen = props if claim.property_id else self._choose_properties(props, obj, claim, subject_statements)
