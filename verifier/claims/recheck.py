@@ -19,6 +19,7 @@ Not traced: which other property is the loosest (README).
 from __future__ import annotations
 
 import os
+import queue
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -35,7 +36,7 @@ from kgcheck.verifier.claims.relisting import unmoved_listings
 from kgcheck.verifier.claims.resultsfile import ResultsFile
 from kgcheck.verifier.claims.rekeys import LISTING, is_result, result_keys
 from kgcheck.verifier.claims.remeasure import (TESTS_READ, changed_measures, has_measures, is_measured, measure_gate,
-                                               measure_tag, measured_hits, parquet_path)
+                                               measure_tag, measured_hit_sets, parquet_path)
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.serialize import verdict_to_dict
 from kgcheck.verifier.formats.writers import refuse_foreign_output, refuse_output_as_input, table_format
@@ -109,16 +110,28 @@ class KeyedResults:
     stored: bool
     gated: set[int]  # measured results of builds without measure tables that `measure_gate` says may move
 
-    def indirect_hits(self) -> set[int]:
+    def indirect_hits(self, publish=None) -> set[int]:
         """Lines a chain edit or a moved measure may flip (some may be among `hits` too), and the held-back
-        listings whose edits may move them."""
+        listings whose edits may move them. publish(lines): called with each test's lines as soon as it has them
+        (all of them are in the result too): the tests that find the most run first."""
         con, old, new = self.diff.con, self.diff.old, self.diff.new
-        found = hierarchy_hits(con, old, new, self.link) | self.gated
+        found: set[int] = set()
+
+        def add(lines: set[int]) -> None:
+            found.update(lines)
+            if publish:
+                publish(lines)
+
+        measured = iter(())
         if self.stored:
-            found |= _measured_hits(con, old, new, self.asked, self.link,
-                                    saved=self.diff.saved_extra.get("changed_measures") == measure_tag())
-        if self.held_back:
-            found |= self.held_back - unmoved_listings(con, old, new, exclude=found)
+            measured = _measured_hit_sets(con, old, new, self.asked, self.link,
+                                          saved=self.diff.saved_extra.get("changed_measures") == measure_tag())
+            add(next(measured))  # the co-occurrence test: the listings read its outcome on NEW
+            if self.held_back:  # (lines already found need no listing test: a smaller set only saves work)
+                add(self.held_back - unmoved_listings(con, old, new, exclude=found))
+        add(hierarchy_hits(con, old, new, self.link) | self.gated)
+        for lines in measured:
+            add(lines)
         return found
 
 
@@ -246,8 +259,8 @@ def _link_objects(con, link) -> None:
         con.unregister("object_links")
 
 
-def _measured_hits(con, old_dir: str, new_dir: str, asked: dict[str, list], link, saved: bool = False) -> set[int]:
-    """remeasure.measured_hits for the measured results, with their claimed values (ids, or linked names)."""
+def _measured_hit_sets(con, old_dir: str, new_dir: str, asked: dict[str, list], link, saved: bool = False):
+    """remeasure.measured_hit_sets for the measured results, with their claimed values (ids, or linked names)."""
     texts = sorted({t for t, v in zip(asked["text"], asked["value"]) if t and not v})
     linked = link(texts) if link and texts else {}
     rows: dict[str, list] = {"claim": [], "subject": [], "property": [], "value": [], "reached": [], "by_text": []}
@@ -261,7 +274,7 @@ def _measured_hits(con, old_dir: str, new_dir: str, asked: dict[str, list], link
     con.execute("CREATE OR REPLACE TABLE measured_keys AS SELECT * FROM asked_batch")
     con.unregister("asked_batch")
     changed_measures(con, old_dir, new_dir, saved=saved)
-    return measured_hits(con, old_dir, new_dir)
+    yield from measured_hit_sets(con, old_dir, new_dir)
 
 
 def _linker(kg):
@@ -342,14 +355,26 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
     todo: dict[int, tuple[Claim, dict]] = {}
     # Verdicts read off graph-wide measures or chain edits can flip without a change to their own statements: those
     # tests are DuckDB queries on the diff's connection (the GIL released), so they run on a second core while
-    # this thread checks the claims whose own keys were hit; the lines they add are checked after.
+    # this thread checks the claims whose own keys were hit, then the lines each test publishes as it finishes
+    # (the last test's lines are all that is left to check when the thread ends).
+    published: queue.SimpleQueue = queue.SimpleQueue()
     with ThreadPoolExecutor(1, thread_name_prefix="kgcheck-indirect") as pool:
-        indirect = pool.submit(keyed.indirect_hits)
+        indirect = pool.submit(keyed.indirect_hits, published.put)
         fresh = _check_lines(checker, keyed.file, keyed.hits, todo, batch_size)
+        checked = set(keyed.hits)
+        while not (indirect.done() and published.empty()):
+            try:
+                lines = published.get(timeout=0.05)
+            except queue.Empty:
+                continue
+            while not published.empty():
+                lines = lines | published.get()
+            fresh.update(_check_lines(checker, keyed.file, lines - checked, todo, batch_size))
+            checked |= lines
         moved = indirect.result() - keyed.hits
     summary.listings_unmoved = len(keyed.held_back - moved)
     summary.measures_changed = len(moved - keyed.held_back)
-    fresh.update(_check_lines(checker, keyed.file, moved, todo, batch_size))
+    fresh.update(_check_lines(checker, keyed.file, moved - checked, todo, batch_size))  # empty: all were published
     replaced: dict[int, bytes] = {}
     for line_number in sorted(fresh):
         verdict, rec = fresh[line_number], todo[line_number][1]

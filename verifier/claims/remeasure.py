@@ -120,7 +120,15 @@ def measured_hits(con, old_dir: str, new_dir: str) -> set[int]:
     reached: TESTS_READ of its exclusivity (COOCCURRENCE: it found nothing exclusive and asked the co-occurrence
     counts) — whose verdict read a measure row whose test's outcome changed (see the module text), or, for an
     open verdict, whose co-occurrence test (`cooccurrence_flips`) decides otherwise on the two builds."""
+    return set().union(*measured_hit_sets(con, old_dir, new_dir))
+
+
+def measured_hit_sets(con, old_dir: str, new_dir: str):
+    """measured_hits test by test, as each finishes (recheck checks them meanwhile): the co-occurrence test first
+    (the slowest, with the most claims; relisting.py reads the table it leaves), then the measure rows, then the
+    loosest class."""
     _subject_statements(con, new_dir)
+    yield cooccurrence_flips(con, old_dir, new_dir)
     # A subject whose own classes were edited: its by-class test on each build's classes (else re-checked).
     class_edits = class_edit_flips(con, old_dir, new_dir)
     class_edited = f"c.property = '{INSTANCE_OF}' AND k.reached >= {BY_CLASS} OR " if class_edits is None else ""
@@ -153,8 +161,8 @@ def measured_hits(con, old_dir: str, new_dir: str) -> set[int]:
               ON m.kind = 'measure_value' AND m.property = v.property AND m.key = v.value AND m.decides
               WHERE NOT EXISTS (SELECT 1 FROM value_test_exact e
                                 WHERE e.claim = v.claim AND e.property = v.property)""").fetchall()
-    return ({r[0] for r in rows} | value_test_flips | cooccurrence_flips(con, old_dir, new_dir)
-            | loosest_class_flips(con, old_dir, new_dir) | (class_edits or set()))
+    yield {r[0] for r in rows} | value_test_flips | (class_edits or set())
+    yield loosest_class_flips(con, old_dir, new_dir)
 
 
 def loosest_value_flips(con, old_dir: str, new_dir: str) -> set[int]:

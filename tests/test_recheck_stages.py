@@ -1,0 +1,29 @@
+"""recheck checks the lines each indirect test finds as soon as that test has them (KeyedResults.indirect_hits
+publishes them): every line of the result is published, the co-occurrence test's first."""
+from __future__ import annotations
+
+import json
+
+
+def test_every_indirect_line_is_published_as_its_test_finishes(kg_of, tmp_path):
+    from conftest import fixture_builders
+    from test_remeasure import _films
+
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.verifier.claims.check import Checker
+    from kgcheck.verifier.claims.recheck import _linker, key_results
+    from kgcheck.verifier.formats.serialize import verdict_to_dict
+    from kgcheck.verifier.model import Claim
+
+    fx = fixture_builders()
+    old, new = kg_of(_films(fx)), kg_of(_films(fx, ussr_with_us=1))  # a film is now American and Soviet
+    claims = [Claim(id="film", subject="Film X", predicate="country of origin", object="Soviet Union"),
+              Claim(id="other", subject="Film 3", predicate="country of origin", object="Soviet Union")]
+    results = tmp_path / "results.jsonl"
+    results.write_text("".join(json.dumps(verdict_to_dict(v)) + "\n" for v in Checker(old).check(claims)))
+    with IndexDiff(old.directory, new.directory) as diff:
+        keyed = key_results(diff, str(results), _linker(new))
+        published: list[set[int]] = []
+        found = keyed.indirect_hits(published.append)
+    assert found and set().union(*published) == found
+    assert published[0] == found  # here only the co-occurrence test moves anything, and it is asked first
