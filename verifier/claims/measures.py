@@ -8,7 +8,6 @@ batch (`prefetch`) in a few queries; single lookups are cached per key.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import pyarrow as pa
 
@@ -29,10 +28,7 @@ class SubjectFacts:
     best: dict[str, int]  # per property with a usable value: the number of best values at one time
     properties: frozenset[str]  # every property the subject has a statement of
     values: frozenset[tuple[str, str]]  # (property, entity value), not deprecated
-
-    @cached_property  # asked by every by-class test of the subject's claims
-    def classes(self) -> frozenset[str]:
-        return frozenset(v for p, v in self.values if p == INSTANCE_OF)
+    classes: frozenset[str] = frozenset()  # its `instance of` values among them (asked by every by-class test)
 
 
 class StoredMeasures:
@@ -112,18 +108,25 @@ class StoredMeasures:
                 best[subject][pid] = int(n)
             props: dict[str, set[str]] = {s: set() for s in chunk}
             values: dict[str, set[tuple[str, str]]] = {s: set() for s in chunk}
+            classes: dict[str, set[str]] = {s: set() for s in chunk}
             if statement_rows is None:
                 held = self.kg.subject_rows(
                     "DISTINCT subject, property, CASE WHEN rank <> 'deprecated' THEN entity_id END", chunk)
             else:
-                held = [(r[ROW_SUBJECT], r[ROW_PROPERTY], r[ROW_ENTITY] if r[ROW_RANK] != "deprecated" else None)
-                        for r in statement_rows if r[ROW_SUBJECT] in props]
+                held = ((r[ROW_SUBJECT], r[ROW_PROPERTY], r[ROW_ENTITY] if r[ROW_RANK] != "deprecated" else None)
+                        for r in statement_rows)
             for subject, pid, value in held:
-                props[subject].add(pid)
+                mine = props.get(subject)
+                if mine is None:
+                    continue  # a subject of another chunk
+                mine.add(pid)
                 if value is not None:
                     values[subject].add((pid, value))
+                    if pid == INSTANCE_OF:
+                        classes[subject].add(value)
             for s in chunk:
-                self._subjects[s] = SubjectFacts(best[s], frozenset(props[s]), frozenset(values[s]))
+                self._subjects[s] = SubjectFacts(best[s], frozenset(props[s]), frozenset(values[s]),
+                                                 frozenset(classes[s]))
 
     def subject(self, subject: str) -> SubjectFacts:
         if subject not in self._subjects:
