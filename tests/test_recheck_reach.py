@@ -1,4 +1,4 @@
-"""The key pass drops keys no change can meet (recheck._reachable): the lines it finds hit are those the full join of
+"""The key pass drops keys no change can meet (keypass._reachable): the lines it finds hit are those the full join of
 every key finds, whatever the results cite and whatever changed."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import duckdb
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kgcheck.verifier.claims import recheck
+from kgcheck.verifier.claims import keypass
 
 SUBJECTS, PROPERTIES, STATEMENTS = ["Q1", "Q2", "Q3"], ["P1", "P2", "P3"], ["Q1$a", "Q1$b", "Q2$a", "Q3$a"]
 VALUES = [None, "Q7", "Q8"]
@@ -52,12 +52,12 @@ def _hits(tmp_path, records, changed, entities, names, reachable: bool) -> set[i
     path = tmp_path / "results.jsonl"
     path.write_text("".join(json.dumps({"id": i, **r}) + "\n" for i, r in enumerate(records)))
     diff = SimpleNamespace(con=con, old=str(tmp_path / "old"), new=str(tmp_path / "new"), saved_extra={})
-    limit = recheck.REACHABLE_MAX
-    recheck.REACHABLE_MAX = limit if reachable else -1  # -1: every key joined
+    limit = keypass.REACHABLE_MAX
+    keypass.REACHABLE_MAX = limit if reachable else -1  # -1: every key joined
     try:
-        return recheck.key_results(diff, str(path)).hits
+        return keypass.key_results(diff, str(path)).hits
     finally:
-        recheck.REACHABLE_MAX = limit
+        keypass.REACHABLE_MAX = limit
 
 
 RULE_C = {"verdict": "NOT_ENOUGH_INFO", "rule": "C", "subject_id": "Q1", "exclusivity": None, "property_ids": ["P1"],

@@ -11,7 +11,7 @@ def test_every_indirect_line_is_published_as_its_test_finishes(kg_of, tmp_path):
 
     from kgcheck.index.diff import IndexDiff
     from kgcheck.verifier.claims.check import Checker
-    from kgcheck.verifier.claims.recheck import _linker, key_results
+    from kgcheck.verifier.claims.keypass import key_results, linker
     from kgcheck.verifier.formats.serialize import verdict_to_dict
     from kgcheck.verifier.model import Claim
 
@@ -22,7 +22,7 @@ def test_every_indirect_line_is_published_as_its_test_finishes(kg_of, tmp_path):
     results = tmp_path / "results.jsonl"
     results.write_text("".join(json.dumps(verdict_to_dict(v)) + "\n" for v in Checker(old).check(claims)))
     with IndexDiff(old.directory, new.directory) as diff:
-        keyed = key_results(diff, str(results), _linker(new))
+        keyed = key_results(diff, str(results), linker(new))
         published: list[set[int]] = []
         found = keyed.indirect_hits(published.append)
     assert found and set().union(*published) == found

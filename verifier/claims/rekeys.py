@@ -99,7 +99,7 @@ Key = tuple[str, str, str | None, str | None]
 
 def result_keys(record: dict, reachable: dict[str, set[str]] | None = None) -> list[Key]:
     """(kind, a, b, held) keys of one result line, joined with the change tables by `_HIT`. reachable: per kind of
-    key joined on its first part alone, the values a change can meet (recheck._reachable): keys of those kinds
+    key joined on its first part alone, the values a change can meet (keypass._reachable): keys of those kinds
     with another value are left out (they could only lengthen the join). A list, built without a generator's
     per-key resumption: this runs once per line of files of millions of results."""
     reachable = reachable or {}

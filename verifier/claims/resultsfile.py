@@ -1,6 +1,6 @@
 """A results file as recheck reads and rewrites it: by line number, in one pass over every line.
 
-The key pass (recheck.key_results) reads every line once and notes where each starts; the few lines to check
+The key pass (keypass.key_results) reads every line once and notes where each starts; the few lines to check
 again are then read back by offset, and the rewritten file is the old one copied in large blocks with those lines
 replaced — not two more passes line by line over a file of millions of results.
 """
