@@ -28,7 +28,7 @@ class SubjectFacts:
     best: dict[str, int]  # per property with a usable value: the number of best values at one time
     properties: frozenset[str]  # every property the subject has a statement of
     values: frozenset[tuple[str, str]]  # (property, entity value), not deprecated
-    classes: frozenset[str] = frozenset()  # its `instance of` values among them (asked by every by-class test)
+    classes: frozenset[str]  # its `instance of` values among them (asked by every by-class test)
 
 
 class StoredMeasures:

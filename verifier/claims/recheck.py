@@ -94,6 +94,21 @@ def _check_lines(checker: Checker, results: ResultsFile, wanted: set[int], todo:
     return fresh
 
 
+def _arrivals(published: queue.SimpleQueue):
+    """The sets put on PUBLISHED until None, each time all that has arrived since the last (waiting for one)."""
+    while True:
+        lines = published.get()
+        if lines is None:
+            return
+        while not published.empty():
+            more = published.get()
+            if more is None:
+                yield lines
+                return
+            lines = lines | more
+        yield lines
+
+
 @with_fewer_collections
 def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = CheckOptions(),
             batch_size: int = 20000) -> RecheckSummary:
@@ -114,23 +129,23 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
     # this thread checks the claims whose own keys were hit, then the lines each test publishes as it finishes
     # (the last test's lines are all that is left to check when the thread ends).
     published: queue.SimpleQueue = queue.SimpleQueue()
+
+    def indirect_hits() -> set[int]:
+        try:
+            return keyed.indirect_hits(published.put)
+        finally:
+            published.put(None)  # the end, also of a failed test (its error is raised by `result`)
+
     with ThreadPoolExecutor(1, thread_name_prefix="kgcheck-indirect") as pool:
-        indirect = pool.submit(keyed.indirect_hits, published.put)
+        indirect = pool.submit(indirect_hits)
         fresh = _check_lines(checker, keyed.file, keyed.hits, todo, batch_size)
         checked = set(keyed.hits)
-        while not (indirect.done() and published.empty()):
-            try:
-                lines = published.get(timeout=0.05)
-            except queue.Empty:
-                continue
-            while not published.empty():
-                lines = lines | published.get()
+        for lines in _arrivals(published):
             fresh.update(_check_lines(checker, keyed.file, lines - checked, todo, batch_size))
             checked |= lines
-        moved = indirect.result() - keyed.hits
+        moved = indirect.result() - keyed.hits  # every line of it was published, so checked above
     summary.listings_unmoved = len(keyed.held_back - moved)
     summary.measures_changed = len(moved - keyed.held_back)
-    fresh.update(_check_lines(checker, keyed.file, moved - checked, todo, batch_size))  # empty: all were published
     replaced: dict[int, bytes] = {}
     for line_number in sorted(fresh):
         verdict, rec = fresh[line_number], todo[line_number][1]
