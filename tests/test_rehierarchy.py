@@ -119,3 +119,32 @@ def test_a_build_without_the_edge_table_gives_the_same_edges_from_its_statements
     with duckdb.connect() as con:
         table, fallback = (sorted(con.execute(edges_sql(str(d))).fetchall()) for d in (index, older))
     assert table and table == fallback
+
+
+def test_the_key_pass_keeps_only_the_chain_keys_a_moved_entity_can_meet(tmp_path, monkeypatch):
+    """The key pass leaves out the chain keys (claimed value per subject and property) that no chain test can meet
+    — neither the claimed entity (or name) moved, nor a value the subject holds for the property — and the chain
+    test finds the same lines as with every key (REACHABLE_MAX -1: nothing left out)."""
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims import keypass
+    from kgcheck.verifier.claims.rehierarchy import hierarchy_hits
+
+    old = build(_graph(), tmp_path / "old")
+    new = build(_graph("cambridge"), tmp_path / "new")  # Cambridge (where he was born) moved to Belgium
+    country = {"id": "country", "subject": "England", "predicate": "country", "object": "United Kingdom",
+               "subject_id": "Q21", "property_id": "P17", "object_id": "Q145"}  # nothing on its chains moved
+    _, before, _, _ = recheck_beside_full(old, new, [ENGLAND, ENGLAND_BY_NAME, country], tmp_path)
+
+    def chain_keys_and_hits(limit: int) -> tuple[set[int], set[int]]:
+        monkeypatch.setattr(keypass, "REACHABLE_MAX", limit)
+        with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
+            keyed = keypass.key_results(diff, str(before), keypass.linker(kg))
+            lines = {r[0] for r in diff.con.execute("SELECT claim FROM keys WHERE kind IN ('obj', 'objt')").fetchall()}
+            return lines, hierarchy_hits(diff.con, diff.old, diff.new, keyed.moved, keyed.link)
+
+    kept, hits = chain_keys_and_hits(keypass.REACHABLE_MAX)
+    every, hits_with_every = chain_keys_and_hits(-1)
+    assert (kept, every) == ({1, 2}, {1, 2, 3})
+    assert hits == hits_with_every == {1, 2}

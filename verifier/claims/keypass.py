@@ -21,11 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.bulk import batched
 from kgcheck.verifier.claims.check import CheckOptions, looks_literal
-from kgcheck.verifier.claims.rehierarchy import hierarchy_hits
+from kgcheck.verifier.claims.rehierarchy import Moved, hierarchy_hits, moved_before_keys
 from kgcheck.verifier.claims.relisting import unmoved_listings
 from kgcheck.verifier.claims.resultsfile import ResultsFile
 from kgcheck.verifier.claims.rekeys import LISTING, is_result, result_keys
@@ -78,6 +79,7 @@ class KeyedResults:
     asked: dict[str, list]
     stored: bool
     gated: set[int]  # measured results of builds without measure tables that `measure_gate` says may move
+    moved: Moved | None  # the chain tests' reach (rehierarchy.moved_before_keys)
 
     def indirect_hits(self, publish=None) -> set[int]:
         """Lines a chain edit or a moved measure may flip (some may be among `hits` too), and the held-back
@@ -98,7 +100,7 @@ class KeyedResults:
             add(next(measured))  # the co-occurrence test: the listings read its outcome on NEW
             if self.held_back:  # (lines already found need no listing test: a smaller set only saves work)
                 add(self.held_back - unmoved_listings(con, old, new, exclude=found))
-        add(hierarchy_hits(con, old, new, self.link) | self.gated)
+        add(hierarchy_hits(con, old, new, self.moved, self.link) | self.gated)
         for lines in measured:
             add(lines)
         return found
@@ -134,6 +136,8 @@ def key_results(diff, results_path: str, link=None, options: CheckOptions = Chec
             v.clear()
 
     can_meet = _reachable(con)
+    moved = moved_before_keys(con, diff.old, diff.new, REACHABLE_MAX)
+    moved_keys = moved if can_meet else None  # every key when the change tables are too large to hold
     results = ResultsFile(results_path)
     for line_number, _, record in results.records():
         if not is_result(record):
@@ -149,10 +153,10 @@ def key_results(diff, results_path: str, link=None, options: CheckOptions = Chec
         elif stored and is_measured(record) and record.get("subject_id"):
             claim = record.get("claim") or {}
             for pid in record["property_ids"]:
-                for column, value in zip(asked, (line_number, record["subject_id"], pid, claim.get("object_id"),
+                for column, value in zip(asked, (line_number, record["subject_id"], pid, claim.get("object_id") or None,
                                                  claim.get("object") or None, TESTS_READ[record["exclusivity"]])):
                     asked[column].append(value)
-        for kind, a, b, held in result_keys(record, can_meet):  # keys no change can meet are left out
+        for kind, a, b, held in result_keys(record, can_meet, moved_keys):  # keys no change can meet are left out
             claims.append(line_number)
             kinds.append(kind)
             firsts.append(a)
@@ -170,7 +174,7 @@ def key_results(diff, results_path: str, link=None, options: CheckOptions = Chec
     if stored:  # the listing tests read the measure tables
         con.execute(f"CREATE OR REPLACE TABLE listing_candidates AS {_LISTINGS}")
         held_back = {r[0] for r in con.execute("SELECT claim FROM listing_candidates").fetchall()}
-    return KeyedResults(diff, link, results, hits - held_back, held_back, n, others, asked, stored, measured)
+    return KeyedResults(diff, link, results, hits - held_back, held_back, n, others, asked, stored, measured, moved)
 
 
 def _reachable(con) -> dict[str, set[str]]:
@@ -229,17 +233,25 @@ def _link_objects(con, link) -> None:
 
 
 def _measured_hit_sets(con, old_dir: str, new_dir: str, asked: dict[str, list], link, saved: bool = False):
-    """remeasure.measured_hit_sets for the measured results, with their claimed values (ids, or linked names)."""
-    texts = sorted({t for t, v in zip(asked["text"], asked["value"]) if t and not v})
+    """remeasure.measured_hit_sets for the measured results, with their claimed values (ids, or linked names: one
+    row per candidate the checker links the name to)."""
+    schema = pa.schema([("claim", pa.int64()), ("subject", pa.string()), ("property", pa.string()),
+                        ("value", pa.string()), ("reached", pa.int8()), ("by_text", pa.bool_())])
+    table = pa.table({**asked, "by_text": [None] * len(asked["claim"])},
+                     schema=schema.append(pa.field("text", pa.string())))
+    # Most claims give their value by id: those rows go in as they are (no Python loop over them).
+    by_id = table.filter(pc.is_valid(table["value"])).drop_columns(["text"])
+    by_id = by_id.set_column(5, "by_text", pa.array([False] * by_id.num_rows, pa.bool_()))
+    named = table.filter(pc.is_null(table["value"])).to_pydict()
+    texts = sorted({t for t in named["text"] if t})
     linked = link(texts) if link and texts else {}
-    rows: dict[str, list] = {"claim": [], "subject": [], "property": [], "value": [], "reached": [], "by_text": []}
-    for claim, subject, pid, value, text, reached in zip(*asked.values()):
-        for v in [value] if value else (linked.get(text) or [None]):
-            for column, x in zip(rows, (claim, subject, pid, v, reached, not value)):
+    rows: dict[str, list] = {name: [] for name in schema.names}
+    for claim, subject, pid, text, reached in zip(named["claim"], named["subject"], named["property"], named["text"],
+                                                  named["reached"]):
+        for v in linked.get(text) or [None]:
+            for column, x in zip(rows, (claim, subject, pid, v, reached, True)):
                 rows[column].append(x)
-    schema = pa.schema([("claim", pa.int64())] + [(c, pa.string()) for c in list(rows)[1:-2]]
-                       + [("reached", pa.int8()), ("by_text", pa.bool_())])
-    con.register("asked_batch", pa.table(rows, schema=schema))
+    con.register("asked_batch", pa.concat_tables([by_id, pa.table(rows, schema=schema)]))
     con.execute("CREATE OR REPLACE TABLE measured_keys AS SELECT * FROM asked_batch")
     con.unregister("asked_batch")
     changed_measures(con, old_dir, new_dir, saved=saved)

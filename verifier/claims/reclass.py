@@ -48,7 +48,13 @@ def _loosest(con, candidates: str, measure_class: str) -> dict[tuple[int, str], 
     MIN_SUBJECTS, direct counts at depth 0 and pooled above; highest share, then the smallest id). Pairs with no
     measured class are left out."""
     con.execute(decides_sql())
-    rows = con.execute(f"""
+    rows = con.execute(_loosest_sql(candidates, measure_class)).fetchall()
+    return {(claim, pid): (bool(exclusive), cls) for claim, pid, exclusive, cls in rows}
+
+
+def _loosest_sql(candidates: str, measure_class: str) -> str:
+    """The SQL of _loosest: (claim, property, exclusive, class); needs decides_sql's macros."""
+    return f"""
         WITH m AS (FROM read_parquet('{measure_class}') WHERE property IN (SELECT DISTINCT property FROM {candidates})),
         counted AS (SELECT c.claim, c.property, c.class, c.depth,
                            CASE WHEN c.depth = 0 THEN m.subjects ELSE m.pooled_subjects END AS n,
@@ -59,8 +65,7 @@ def _loosest(con, candidates: str, measure_class: str) -> dict[tuple[int, str], 
         ranked AS (SELECT o.claim, o.property, o.class, exclusive(o.n, o.x) AS exclusive,
                           row_number() OVER (PARTITION BY o.claim, o.property ORDER BY o.x / o.n DESC, o.class) AS r
                    FROM measured o JOIN nearest USING (claim, property, depth))
-        SELECT claim, property, exclusive, class FROM ranked WHERE r = 1""").fetchall()
-    return {(claim, pid): (bool(exclusive), cls) for claim, pid, exclusive, cls in rows}
+        SELECT claim, property, exclusive, class FROM ranked WHERE r = 1"""
 
 
 def loosest_class_flips(con, old_dir: str, new_dir: str) -> set[int]:
@@ -81,10 +86,13 @@ def loosest_class_flips(con, old_dir: str, new_dir: str) -> set[int]:
         moved AS (SELECT DISTINCT r.claim, r.property FROM r JOIN changed_measures x
                   ON x.kind = 'measure_class' AND x.property = r.property AND x.key = r.class)
         SELECT r.* FROM r JOIN moved USING (claim, property)""")
-    outcome = {build: _loosest(con, "loosest_candidates", table) for build, table in tables.items()}
-    unmeasured = (False, None)
-    return {claim for claim, pid in set(outcome["old"]) | set(outcome["new"])
-            if outcome["old"].get((claim, pid), unmeasured)[0] != outcome["new"].get((claim, pid), unmeasured)[0]}
+    con.execute(decides_sql())
+    # Compared in SQL: only the claims that flip come back to Python (this runs beside the checking thread).
+    return {r[0] for r in con.execute(f"""
+        WITH o AS ({_loosest_sql("loosest_candidates", tables["old"])}),
+        n AS ({_loosest_sql("loosest_candidates", tables["new"])})
+        SELECT DISTINCT claim FROM o FULL OUTER JOIN n USING (claim, property)
+        WHERE coalesce(o.exclusive, false) <> coalesce(n.exclusive, false)""").fetchall()}
 
 
 def class_edit_flips(con, old_dir: str, new_dir: str) -> set[int] | None:

@@ -17,6 +17,8 @@ a moved value of the property (every namesake is tried; the chosen one goes thro
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pyarrow as pa
 
 from kgcheck.index.store import HIERARCHY, HIERARCHY_TABLE
@@ -25,24 +27,54 @@ from kgcheck.index.text import normalise
 from .facts import MAX_DEPTH, ancestor_closure
 from .remeasure import parquet_path
 
-OBJ = "obj"  # one key per result: (claimed entity id or None, its name when given by text)
+OBJ, OBJ_TEXT = "obj", "objt"  # keys of a claimed value given by id / by name (claimed_keys)
 _LISTED = ", ".join(f"'{p}'" for p in HIERARCHY)  # the HIERARCHY properties as a SQL list
 
 
-def obj_key(record: dict):
-    """The key a result gives this module: its claimed value (joined with its `sp` keys, subject and property)."""
+def claimed_keys(record: dict, subject: str, props: list[str], moved: Moved | None) -> list[tuple]:
+    """The keys a result gives this module, one per property it tried: (OBJ, subject, property, claimed entity id)
+    or (OBJ_TEXT, subject, property, its name) for a value named by text. With MOVED (`moved_before_keys`) only
+    those the tests below can meet: the claimed entity moved, the name is a moved entity's, or the subject holds
+    a moved value of the property in OLD."""
     claim = record.get("claim") or {}
-    if not record.get("subject_id"):
-        return None
     if claim.get("object_id"):
-        return OBJ, claim["object_id"], None, None
-    text = normalise(claim["object"]) if claim.get("object") else ""
-    return (OBJ, None, text, None) if text else None
+        kind, value = OBJ, claim["object_id"]
+    else:
+        kind, value = OBJ_TEXT, normalise(claim["object"]) if claim.get("object") else ""
+        if not value:
+            return []
+    reached = moved is None or value in (moved.ids if kind == OBJ else moved.names)
+    return [(kind, subject, p, value) for p in props if reached or (subject, p) in moved.held_pairs]
 
 
 # The keyed (subject, property) pairs with their claimed value: claim, subject, property, z (id), text (name).
-_PAIRS = f"""SELECT s.claim, s.a AS subject, s.b AS property, o.a AS z, o.b AS text
-             FROM keys s JOIN keys o ON s.kind = 'sp' AND o.kind = '{OBJ}' AND o.claim = s.claim"""
+_PAIRS = f"""SELECT claim, a AS subject, b AS property, held AS z, NULL AS text FROM keys WHERE kind = '{OBJ}'
+             UNION ALL SELECT claim, a, b, NULL, held FROM keys WHERE kind = '{OBJ_TEXT}'"""
+
+
+@dataclass(frozen=True)
+class Moved:
+    """What the chain tests can meet, found before the key pass (`moved_before_keys`): the entities whose
+    ancestors may have moved, the (subject, property) pairs holding one of them in OLD, and their names."""
+    ids: frozenset[str]
+    held_pairs: frozenset[tuple[str, str]]
+    names: frozenset[str]
+
+
+def moved_before_keys(con, old_dir: str, new_dir: str, limit: int) -> Moved | None:
+    """Make the tables `hierarchy_hits` reads (hierarchy_moved, held_moved) and return what they hold, for the key
+    pass to leave out the keys they cannot meet — None when they hold more than LIMIT rows (every key is kept)."""
+    if None in (parquet_path(old_dir, "statements"), parquet_path(new_dir, "statements")) or not _moved(
+            con, edges_sql(old_dir), edges_sql(new_dir)):
+        return Moved(frozenset(), frozenset(), frozenset())  # nothing moved: no chain test can meet a key
+    by_object = parquet_path(old_dir, "statements_by_object") or parquet_path(old_dir, "statements")
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE held_moved AS SELECT subject, property, entity_id
+                    FROM read_parquet('{by_object}') WHERE entity_id IN (SELECT id FROM hierarchy_moved)""")
+    if con.execute("SELECT count(*) FROM held_moved").fetchall()[0][0] > limit:
+        return None
+    return Moved(frozenset(r[0] for r in con.execute("SELECT id FROM hierarchy_moved").fetchall()),
+                 frozenset(con.execute("SELECT DISTINCT subject, property FROM held_moved").fetchall()),
+                 frozenset(_moved_names(con, old_dir, new_dir)))
 
 
 def edges_sql(directory: str) -> str:
@@ -56,18 +88,14 @@ def edges_sql(directory: str) -> str:
             f"({_LISTED}) AND entity_id IS NOT NULL AND rank <> 'deprecated'")
 
 
-def hierarchy_hits(con, old_dir: str, new_dir: str, link=None) -> set[int]:
+def hierarchy_hits(con, old_dir: str, new_dir: str, moved: Moved | None, link=None) -> set[int]:
     """Lines (the `claim` of `keys`) whose verdict a chain edit may have moved. Reads the `keys` and
-    `changed_statements` tables on `con`; link(texts) -> {text: entity ids} links a claimed value named by text
-    (None: every such result reached is re-checked)."""
-    old_edges, new_edges = edges_sql(old_dir), edges_sql(new_dir)
-    if not _moved(con, old_edges, new_edges):
+    `changed_statements` tables on `con` and those `moved_before_keys` made (MOVED: what it returned); link(texts)
+    -> {text: entity ids} links a claimed value named by text (None: every such result reached is re-checked)."""
+    if moved is not None and not moved.ids:
         return set()
-    by_object = parquet_path(old_dir, "statements_by_object")
+    old_edges, new_edges = edges_sql(old_dir), edges_sql(new_dir)
     statements = parquet_path(old_dir, "statements")
-    # The statements in OLD holding a moved value.
-    con.execute(f"""CREATE OR REPLACE TEMP TABLE held_moved AS SELECT subject, property, entity_id
-                    FROM read_parquet('{by_object or statements}') WHERE entity_id IN (SELECT id FROM hierarchy_moved)""")
     con.execute(f"CREATE OR REPLACE TEMP TABLE claimed_pairs AS {_PAIRS}")
     # Only a moved entity's ancestors changed: the pairs with the value or the claimed entity among them.
     exact = con.execute(f"""
@@ -76,7 +104,7 @@ def hierarchy_hits(con, old_dir: str, new_dir: str, link=None) -> set[int]:
         UNION SELECT k.claim, k.z, s.entity_id FROM claimed_pairs k JOIN read_parquet('{statements}') s
             ON k.z IN (SELECT id FROM hierarchy_moved) AND s.subject = k.subject AND s.property = k.property
         WHERE s.entity_id IS NOT NULL""").fetchall()
-    names = _moved_names(con, old_dir, new_dir)
+    names = moved.names if moved is not None else _moved_names(con, old_dir, new_dir)
     con.register("moved_names", pa.table({"text": sorted(names)}, schema=pa.schema([("text", pa.string())])))
     try:
         # Named by text: a held value moved, or the text names a moved entity (then every held value counts).

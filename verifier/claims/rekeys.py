@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.judge import LISTED_VALUES
-from kgcheck.verifier.claims.rehierarchy import obj_key
+from kgcheck.verifier.claims.rehierarchy import Moved, claimed_keys
 from kgcheck.verifier.model import NOT_ENOUGH_INFO
 
 LISTING = "lst"  # the key of an open listing (listing_key): joined by relisting.py, not by recheck's _HIT
@@ -97,11 +97,13 @@ def listing_key(record: dict) -> tuple[str, str, str, str] | None:
 Key = tuple[str, str, str | None, str | None]
 
 
-def result_keys(record: dict, reachable: dict[str, set[str]] | None = None) -> list[Key]:
+def result_keys(record: dict, reachable: dict[str, set[str]] | None = None, moved: Moved | None = None) -> list[Key]:
     """(kind, a, b, held) keys of one result line, joined with the change tables by `_HIT`. reachable: per kind of
     key joined on its first part alone, the values a change can meet (keypass._reachable): keys of those kinds
-    with another value are left out (they could only lengthen the join). A list, built without a generator's
-    per-key resumption: this runs once per line of files of millions of results."""
+    with another value are left out (they could only lengthen the join), and so are the `sp` and listing keys
+    of a subject no statement change touched (`any`: they meet only its changed statements); moved: the chain
+    tests' reach (rehierarchy.claimed_keys). A list, built without a generator's per-key resumption: this runs
+    once per line of files of millions of results."""
     reachable = reachable or {}
     lbl, ent, st, any_, text_ = (reachable.get(kind) for kind in ("lbl", "ent", "st", "any", "text"))
     keys = []
@@ -115,15 +117,19 @@ def result_keys(record: dict, reachable: dict[str, set[str]] | None = None) -> l
     if subject:
         if lbl is None or subject in lbl:
             add(("lbl", subject, None, None))  # the subject removed, added back, or renamed
-        held = held_value(record)
-        for p in props:
-            add(("sp", subject, p, held))
-        if (any_ is None or subject in any_) and (record.get("rule") == "C" or any(
-                ev.get("relation") == "same-object" for ev in evidence)):
-            # held: the object's id; for an object named by text, its text (b) until _link_objects puts there
-            # the one candidate rule B compares with (judge._rule_b_so_or_c: the first linked).
-            text = None if claim.get("object_id") else (claim.get("object") or "")
-            add(("any", subject, text, claim.get("object_id")))
+        if any_ is None or subject in any_:
+            held = held_value(record)
+            for p in props:
+                add(("sp", subject, p, held))
+            if record.get("rule") == "C" or any(ev.get("relation") == "same-object" for ev in evidence):
+                # held: the object's id; for an object named by text, its text (b) until _link_objects puts there
+                # the one candidate rule B compares with (judge._rule_b_so_or_c: the first linked).
+                text = None if claim.get("object_id") else (claim.get("object") or "")
+                add(("any", subject, text, claim.get("object_id")))
+            listing = listing_key(record)
+            if listing:
+                add(listing)
+        keys.extend(claimed_keys(record, subject, props, moved))  # chain edits (rehierarchy.py)
     for p in props:
         if ent is None or p in ent:
             add(("ent", p, None, None))
@@ -145,10 +151,4 @@ def result_keys(record: dict, reachable: dict[str, set[str]] | None = None) -> l
             text = normalise(text)
             if text and (text_ is None or text in text_):
                 add(("text", text, None, None))
-    claimed = obj_key(record)  # chain edits (rehierarchy.py)
-    if claimed:
-        add(claimed)
-    listing = listing_key(record)
-    if listing:
-        add(listing)
     return keys

@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import hashlib
 
-import pyarrow as pa
-
 from kgcheck.index.measures import INSTANCE_OF, MAX_DEPTH, MEASURE_TABLES, SUBCLASS_OF
 
 from .cooccur import MIN_EXPECTED
@@ -189,17 +187,14 @@ def loosest_value_flips(con, old_dir: str, new_dir: str) -> set[int]:
                                     AND m.key = s.entity_id""", "value_held")
     con.execute(f"""INSERT INTO value_test_exact SELECT k.* FROM ({keyed}) k
                     SEMI JOIN (SELECT DISTINCT subject, property FROM value_held) USING (subject, property)""")
-    outcome = {build: value_test_outcomes(con, table, "value_held") for build, table in values.items()}
-    moved = [pair for pair in set(outcome["old"]) | set(outcome["new"])
-             if outcome["old"].get(pair, False) != outcome["new"].get(pair, False)]
-    if not moved:
-        return set()
-    con.register("value_moved", pa.table({"subject": [s for s, _ in moved], "property": [p for _, p in moved]}))
-    try:
-        return {r[0] for r in con.execute("""SELECT DISTINCT e.claim FROM value_test_exact e
-                   JOIN value_moved USING (subject, property)""").fetchall()}
-    finally:
-        con.unregister("value_moved")
+    con.execute(decides_sql())
+    # Compared in SQL: only the claims that flip come back to Python (this runs beside the checking thread).
+    return {r[0] for r in con.execute(f"""
+        WITH o AS ({_value_outcomes_sql(values["old"], "value_held")}),
+        n AS ({_value_outcomes_sql(values["new"], "value_held")}),
+        moved AS (SELECT subject, property FROM o FULL OUTER JOIN n USING (subject, property)
+                  WHERE coalesce(o.exclusive, false) <> coalesce(n.exclusive, false))
+        SELECT DISTINCT e.claim FROM value_test_exact e JOIN moved USING (subject, property)""").fetchall()}
 
 
 def held_values(con, best: str, pairs: str, name: str) -> None:
@@ -224,7 +219,13 @@ def value_test_outcomes(con, measure_value: str, held: str) -> dict[tuple[str, s
     over the held values, the loosest — highest share of other holders with several values, then the smallest id
     — decides)?"""
     con.execute(decides_sql())
-    rows = con.execute(f"""
+    rows = con.execute(_value_outcomes_sql(measure_value, held)).fetchall()
+    return {(subject, pid): bool(exclusive) for subject, pid, exclusive in rows}
+
+
+def _value_outcomes_sql(measure_value: str, held: str) -> str:
+    """The SQL of value_test_outcomes: (subject, property, exclusive); needs decides_sql's macros."""
+    return f"""
         WITH m AS (FROM read_parquet('{measure_value}') WHERE property IN (SELECT DISTINCT property FROM {held})
                    AND value IN (SELECT x FROM {held})),
         counted AS (SELECT h.subject, h.property, h.x, coalesce(m.subjects, 1) - 1 AS n,
@@ -232,9 +233,8 @@ def value_test_outcomes(con, measure_value: str, held: str) -> dict[tuple[str, s
                     FROM {held} h LEFT JOIN m ON m.property = h.property AND m.value = h.x),
         shared AS (SELECT *, CASE WHEN n > 0 THEN k / n ELSE 1.0 END AS share FROM counted),
         loosest AS (SELECT subject, property, max(share) AS share FROM shared GROUP BY ALL)
-        SELECT s.subject, s.property, arg_min(exclusive(s.n, s.k), s.x)
-        FROM shared s JOIN loosest l USING (subject, property, share) GROUP BY ALL""").fetchall()
-    return {(subject, pid): bool(exclusive) for subject, pid, exclusive in rows}
+        SELECT s.subject, s.property, arg_min(exclusive(s.n, s.k), s.x) AS exclusive
+        FROM shared s JOIN loosest l USING (subject, property, share) GROUP BY ALL"""
 
 
 def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
@@ -258,20 +258,27 @@ def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
         SELECT k.*, s.entity_id AS x FROM k JOIN held s USING (subject, property)
         WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject AND h.property = k.property
                           AND h.entity_id = k.z)""")
-    outcome = {build: cooccurrence_outcomes(con, p, "open_pairs") for build, p in paths.items()}
-    refuting = sorted(claim for (claim, _), refutes in outcome["new"].items() if refutes)
-    con.execute("CREATE OR REPLACE TEMP TABLE cooccurrence_refutes_on_new AS SELECT unnest(?::BIGINT[]) AS claim",
-                [refuting])  # for relisting.py: the same test on NEW's held set, not run twice
-    keys = set(outcome["old"]) | set(outcome["new"])
-    return {claim for claim, pid in keys
-            if bool(outcome["old"].get((claim, pid))) != bool(outcome["new"].get((claim, pid)))}
+    # Compared in SQL: only the claims that flip come back to Python (this runs beside the checking thread).
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE cooccurrence_outcome AS
+        WITH o AS ({_outcomes_sql(paths["old"], "open_pairs")}), n AS ({_outcomes_sql(paths["new"], "open_pairs")})
+        SELECT claim, property, coalesce(o.refutes, false) AS on_old, coalesce(n.refutes, false) AS on_new
+        FROM o FULL OUTER JOIN n USING (claim, property)""")
+    con.execute("""CREATE OR REPLACE TEMP TABLE cooccurrence_refutes_on_new AS
+                   SELECT DISTINCT claim FROM cooccurrence_outcome WHERE on_new""")  # for relisting.py: not run twice
+    return {r[0] for r in con.execute("SELECT DISTINCT claim FROM cooccurrence_outcome WHERE on_old <> on_new")
+            .fetchall()}
 
 
 def cooccurrence_outcomes(con, paths: dict[str, str], pairs: str) -> dict[tuple[int, str], bool]:
     """Per (claim, property) of the PAIRS table (open_pairs' columns: claim, subject, property, z, x): does the
     co-occurrence test refute, on the build whose subject_best, measure_value and statements_by_object PATHS
     gives (cooccurrence_flips)? Pairs the test does not reach are left out (they do not refute)."""
-    rows = con.execute(f"""
+    return {(claim, pid): bool(refutes) for claim, pid, refutes in con.execute(_outcomes_sql(paths, pairs)).fetchall()}
+
+
+def _outcomes_sql(paths: dict[str, str], pairs: str) -> str:
+    """The SQL of cooccurrence_outcomes: (claim, property, refutes)."""
+    return f"""
         WITH overall AS (SELECT property, count(*) AS n, count_if(n_best > 1) AS k
                          FROM read_parquet('{paths["subject_best"]}')
                          WHERE property IN (SELECT property FROM {pairs}) GROUP BY 1),
@@ -296,9 +303,8 @@ def cooccurrence_outcomes(con, paths: dict[str, str], pairs: str) -> dict[tuple[
                     GROUP BY ALL),
         seen AS (SELECT DISTINCT q.claim, q.property, q.z FROM asked q JOIN co_held h USING (property, x, z)
                  WHERE h.first <> q.subject OR h.last <> q.subject)
-        SELECT e.claim, e.property, bool_and(e.e >= {MIN_EXPECTED} AND s.z IS NULL)
-        FROM expected e LEFT JOIN seen s USING (claim, property, z) GROUP BY 1, 2""").fetchall()
-    return {(claim, pid): bool(refutes) for claim, pid, refutes in rows}
+        SELECT e.claim, e.property, bool_and(e.e >= {MIN_EXPECTED} AND s.z IS NULL) AS refutes
+        FROM expected e LEFT JOIN seen s USING (claim, property, z) GROUP BY 1, 2"""
 
 
 def measure_inputs_changed(con) -> tuple[set[str], bool]:
