@@ -126,6 +126,7 @@ def key_results(diff, results_path: str, link=None, options: CheckOptions = Chec
     cols: dict[str, list] = {"claim": [], "kind": [], "a": [], "b": [], "held": []}
     claims, kinds, firsts, seconds, helds = cols.values()
     asked: dict[str, list] = {"claim": [], "subject": [], "property": [], "value": [], "text": [], "reached": []}
+    asked_claim, asked_subject, asked_property, asked_value, asked_text, asked_reached = asked.values()
 
     def flush():
         batch = pa.table(cols, schema=_KEY_SCHEMA)
@@ -152,10 +153,15 @@ def key_results(diff, results_path: str, link=None, options: CheckOptions = Chec
             measured.add(line_number)
         elif stored and is_measured(record) and record.get("subject_id"):
             claim = record.get("claim") or {}
+            subject, value, text = record["subject_id"], claim.get("object_id") or None, claim.get("object") or None
+            reached = TESTS_READ[record["exclusivity"]]
             for pid in record["property_ids"]:
-                for column, value in zip(asked, (line_number, record["subject_id"], pid, claim.get("object_id") or None,
-                                                 claim.get("object") or None, TESTS_READ[record["exclusivity"]])):
-                    asked[column].append(value)
+                asked_claim.append(line_number)
+                asked_subject.append(subject)
+                asked_property.append(pid)
+                asked_value.append(value)
+                asked_text.append(text)
+                asked_reached.append(reached)
         for kind, a, b, held in result_keys(record, can_meet, moved_keys):  # keys no change can meet are left out
             claims.append(line_number)
             kinds.append(kind)

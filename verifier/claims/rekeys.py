@@ -34,10 +34,6 @@ def _qualifier(value) -> bool:
     return isinstance(value, list) and len(value) == 2
 
 
-def _cited(value) -> bool:
-    return isinstance(value, dict) and isinstance(value.get("statement_id"), _TEXT)
-
-
 def is_result(record: dict | None) -> bool:
     """A line of the shape kgcheck writes for a result. Any other line (an error record, another tool's line, a
     hand edit of the wrong shape) is copied as it is, never re-checked: its fields cannot be trusted as keys.
@@ -56,8 +52,18 @@ def is_result(record: dict | None) -> bool:
                 return False
         if not _list_of(claim.get("qualifiers") or [], _qualifier):
             return False
-    return (isinstance(record.get("subject_id"), _TEXT) and isinstance(record.get("exclusivity"), _TEXT)
-            and _list_of(record.get("property_ids"), _text) and _list_of(record.get("evidence"), _cited))
+    if not (isinstance(record.get("subject_id"), _TEXT) and isinstance(record.get("exclusivity"), _TEXT)
+            and _list_of(record.get("property_ids"), _text)):
+        return False
+    evidence = record.get("evidence")
+    if evidence is None:
+        return True
+    if not isinstance(evidence, list):
+        return False
+    for item in evidence:  # a cited statement: inlined, evidence is most of a line's items
+        if not (isinstance(item, dict) and isinstance(item.get("statement_id"), _TEXT)):
+            return False
+    return True
 
 
 def held_value(record: dict) -> str | None:
@@ -105,7 +111,8 @@ def result_keys(record: dict, reachable: dict[str, set[str]] | None = None, move
     tests' reach (rehierarchy.claimed_keys). A list, built without a generator's per-key resumption: this runs
     once per line of files of millions of results."""
     reachable = reachable or {}
-    lbl, ent, st, any_, text_ = (reachable.get(kind) for kind in ("lbl", "ent", "st", "any", "text"))
+    get = reachable.get
+    lbl, ent, st, any_, text_ = get("lbl"), get("ent"), get("st"), get("any"), get("text")
     keys = []
     add = keys.append
     claim = record.get("claim") or {}
