@@ -243,11 +243,10 @@ def _measured_hit_sets(con, old_dir: str, new_dir: str, asked: dict[str, list], 
     row per candidate the checker links the name to)."""
     schema = pa.schema([("claim", pa.int64()), ("subject", pa.string()), ("property", pa.string()),
                         ("value", pa.string()), ("reached", pa.int8()), ("by_text", pa.bool_())])
-    table = pa.table({**asked, "by_text": [None] * len(asked["claim"])},
-                     schema=schema.append(pa.field("text", pa.string())))
+    table = pa.table(asked, schema=pa.schema([*schema][:-1]).append(pa.field("text", pa.string())))
     # Most claims give their value by id: those rows go in as they are (no Python loop over them).
-    by_id = table.filter(pc.is_valid(table["value"])).drop_columns(["text"])
-    by_id = by_id.set_column(5, "by_text", pa.array([False] * by_id.num_rows, pa.bool_()))
+    by_id = table.filter(pc.is_valid(table["value"])).select(schema.names[:-1])
+    by_id = by_id.append_column("by_text", pa.repeat(False, by_id.num_rows))
     named = table.filter(pc.is_null(table["value"])).to_pydict()
     texts = sorted({t for t in named["text"] if t})
     linked = link(texts) if link and texts else {}
