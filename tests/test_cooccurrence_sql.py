@@ -1,4 +1,4 @@
-"""The co-occurrence test as recheck evaluates it in SQL on a build (remeasure.cooccurrence_outcomes): a claimed
+"""The co-occurrence test as recheck evaluates it in SQL on a build (remeasure.cooccurrence_outcomes_sql): a claimed
 value z is excluded when E reaches MIN_EXPECTED and no subject other than the claim's own holds z beside one of its
 held values x."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from kgcheck.verifier.claims.remeasure import cooccurrence_outcomes
+from kgcheck.verifier.claims.remeasure import cooccurrence_outcomes_sql
 
 
 def _build(directory, both_held_by: list[str]) -> dict[str, str]:
@@ -41,4 +41,4 @@ def test_a_co_holder_other_than_the_claims_own_subject_keeps_the_claimed_value(t
     con = duckdb.connect()
     con.execute("CREATE TABLE open_pairs AS SELECT 1::BIGINT AS claim, 'Qs' AS subject, 'P1' AS property, "
                 "'Z' AS z, 'X' AS x")
-    assert cooccurrence_outcomes(con, paths, "open_pairs") == {(1, "P1"): refutes}
+    assert con.execute(cooccurrence_outcomes_sql(paths, "open_pairs")).fetchall() == [(1, "P1", refutes)]

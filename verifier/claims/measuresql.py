@@ -20,6 +20,14 @@ def parquet_path(directory: str, name: str) -> str | None:
     return path.replace("'", "''") if os.path.isfile(path) else None
 
 
+def flipped_sql(on_old: str, on_new: str, keys: str, outcome: str) -> str:
+    """SQL of the KEYS (a column list) whose OUTCOME differs between the two builds' outcome queries ON_OLD and
+    ON_NEW — a key one build leaves out counting as a false outcome there. The indirect tests compare builds so in
+    DuckDB: only what flipped comes back to Python, which runs beside recheck's checking thread."""
+    return f"""SELECT {keys} FROM ({on_old}) o FULL OUTER JOIN ({on_new}) n USING ({keys})
+               WHERE coalesce(o.{outcome}, false) <> coalesce(n.{outcome}, false)"""
+
+
 def decides_sql() -> str:
     """DuckDB macros: the measured test of facts.py (MIN_SUBJECTS, MAX_MULTI_SHARE, MAX_MULTI_UPPER, one-sided
     95 % Wilson bound) on n subjects of which k hold several values, as (measurable, exclusive)."""

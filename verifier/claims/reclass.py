@@ -7,7 +7,7 @@ from kgcheck.index.measures import INSTANCE_OF, MAX_DEPTH, SUBCLASS_OF
 from kgcheck.index.store import HIERARCHY_TABLE
 
 from .facts import MIN_SUBJECTS
-from .measuresql import BY_CLASS, decides_sql, parquet_path
+from .measuresql import BY_CLASS, decides_sql, flipped_sql, parquet_path
 
 CLASS_EDITS = ("value", "added", "removed", "rank")  # changes of an instance-of statement that can change a class set
 
@@ -87,12 +87,9 @@ def loosest_class_flips(con, old_dir: str, new_dir: str) -> set[int]:
                   ON x.kind = 'measure_class' AND x.property = r.property AND x.key = r.class)
         SELECT r.* FROM r JOIN moved USING (claim, property)""")
     con.execute(decides_sql())
-    # Compared in SQL: only the claims that flip come back to Python (this runs beside the checking thread).
-    return {r[0] for r in con.execute(f"""
-        WITH o AS ({_loosest_sql("loosest_candidates", tables["old"])}),
-        n AS ({_loosest_sql("loosest_candidates", tables["new"])})
-        SELECT DISTINCT claim FROM o FULL OUTER JOIN n USING (claim, property)
-        WHERE coalesce(o.exclusive, false) <> coalesce(n.exclusive, false)""").fetchall()}
+    moved = flipped_sql(*(_loosest_sql("loosest_candidates", tables[b]) for b in ("old", "new")), "claim, property",
+                        "exclusive")
+    return {r[0] for r in con.execute(f"SELECT DISTINCT claim FROM ({moved})").fetchall()}
 
 
 def class_edit_flips(con, old_dir: str, new_dir: str) -> set[int] | None:

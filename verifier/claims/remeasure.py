@@ -30,7 +30,8 @@ from kgcheck.index.measures import INSTANCE_OF, MAX_DEPTH, MEASURE_TABLES, SUBCL
 
 from .cooccur import MIN_EXPECTED
 from .facts import MIN_SUBJECTS
-from .measuresql import BY_CLASS, BY_PROFILE, BY_VALUE, COOCCURRENCE, MEASURED, TESTS_READ, decides_sql, parquet_path
+from .measuresql import (BY_CLASS, BY_PROFILE, BY_VALUE, COOCCURRENCE, MEASURED, TESTS_READ, decides_sql, flipped_sql,
+                         parquet_path)
 from .reclass import class_chain, class_edit_flips, loosest_class_flips, subclass_edges_sql
 
 CLASS_PROPERTIES = (INSTANCE_OF, SUBCLASS_OF)  # what the by-class measures group subjects by
@@ -188,13 +189,10 @@ def loosest_value_flips(con, old_dir: str, new_dir: str) -> set[int]:
     con.execute(f"""INSERT INTO value_test_exact SELECT k.* FROM ({keyed}) k
                     SEMI JOIN (SELECT DISTINCT subject, property FROM value_held) USING (subject, property)""")
     con.execute(decides_sql())
-    # Compared in SQL: only the claims that flip come back to Python (this runs beside the checking thread).
-    return {r[0] for r in con.execute(f"""
-        WITH o AS ({_value_outcomes_sql(values["old"], "value_held")}),
-        n AS ({_value_outcomes_sql(values["new"], "value_held")}),
-        moved AS (SELECT subject, property FROM o FULL OUTER JOIN n USING (subject, property)
-                  WHERE coalesce(o.exclusive, false) <> coalesce(n.exclusive, false))
-        SELECT DISTINCT e.claim FROM value_test_exact e JOIN moved USING (subject, property)""").fetchall()}
+    moved = flipped_sql(*(_value_outcomes_sql(values[b], "value_held") for b in ("old", "new")),
+                        "subject, property", "exclusive")
+    return {r[0] for r in con.execute(f"""SELECT DISTINCT e.claim FROM value_test_exact e
+                                          JOIN ({moved}) m USING (subject, property)""").fetchall()}
 
 
 def held_values(con, best: str, pairs: str, name: str) -> None:
@@ -258,26 +256,20 @@ def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
         SELECT k.*, s.entity_id AS x FROM k JOIN held s USING (subject, property)
         WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject AND h.property = k.property
                           AND h.entity_id = k.z)""")
-    # Compared in SQL: only the claims that flip come back to Python (this runs beside the checking thread).
-    con.execute(f"""CREATE OR REPLACE TEMP TABLE cooccurrence_outcome AS
-        WITH o AS ({_outcomes_sql(paths["old"], "open_pairs")}), n AS ({_outcomes_sql(paths["new"], "open_pairs")})
-        SELECT claim, property, coalesce(o.refutes, false) AS on_old, coalesce(n.refutes, false) AS on_new
-        FROM o FULL OUTER JOIN n USING (claim, property)""")
+    for build in ("old", "new"):  # each build's outcomes, once: compared, and NEW's read by relisting.py
+        con.execute(f"CREATE OR REPLACE TEMP TABLE cooccurrence_on_{build} AS "
+                    f"{cooccurrence_outcomes_sql(paths[build], 'open_pairs')}")
     con.execute("""CREATE OR REPLACE TEMP TABLE cooccurrence_refutes_on_new AS
-                   SELECT DISTINCT claim FROM cooccurrence_outcome WHERE on_new""")  # for relisting.py: not run twice
-    return {r[0] for r in con.execute("SELECT DISTINCT claim FROM cooccurrence_outcome WHERE on_old <> on_new")
-            .fetchall()}
+                   SELECT DISTINCT claim FROM cooccurrence_on_new WHERE refutes""")
+    flipped = flipped_sql("FROM cooccurrence_on_old", "FROM cooccurrence_on_new", "claim, property", "refutes")
+    return {r[0] for r in con.execute(f"SELECT DISTINCT claim FROM ({flipped})").fetchall()}
 
 
-def cooccurrence_outcomes(con, paths: dict[str, str], pairs: str) -> dict[tuple[int, str], bool]:
-    """Per (claim, property) of the PAIRS table (open_pairs' columns: claim, subject, property, z, x): does the
-    co-occurrence test refute, on the build whose subject_best, measure_value and statements_by_object PATHS
-    gives (cooccurrence_flips)? Pairs the test does not reach are left out (they do not refute)."""
-    return {(claim, pid): bool(refutes) for claim, pid, refutes in con.execute(_outcomes_sql(paths, pairs)).fetchall()}
-
-
-def _outcomes_sql(paths: dict[str, str], pairs: str) -> str:
-    """The SQL of cooccurrence_outcomes: (claim, property, refutes)."""
+def cooccurrence_outcomes_sql(paths: dict[str, str], pairs: str) -> str:
+    """SQL of (claim, property, refutes) per (claim, property) of the PAIRS table (open_pairs' columns: claim,
+    subject, property, z, x): does the co-occurrence test refute on the build whose subject_best, measure_value and
+    statements_by_object PATHS gives (cooccurrence_flips)? Pairs the test does not reach are left out (they do not
+    refute)."""
     return f"""
         WITH overall AS (SELECT property, count(*) AS n, count_if(n_best > 1) AS k
                          FROM read_parquet('{paths["subject_best"]}')
