@@ -40,6 +40,9 @@ class _FormatChoice(click.Choice):
 @click.option("--tolerance", default=0.01, show_default=True, type=click.FloatRange(0, 1),
               help="Relative tolerance for quantities.")
 @click.option("--no-resume", is_flag=True, help="Overwrite OUTPUT instead of resuming it.")
+@click.option("--no-recheck-keys", is_flag=True,
+              help="Do not save OUTPUT.rekeys.parquet beside a .jsonl OUTPUT (what a later `kgcheck recheck` reads "
+                   "instead of parsing every result: a few % of this run's time).")
 @click.option("--quiet", is_flag=True, help="No progress bar or summary.")
 @click.option("--ray", "ray_address", default=None, is_flag=False, flag_value="auto", metavar="[ADDRESS]",
               help="Check on a Ray cluster whose nodes see the index at the same path.")
@@ -47,7 +50,8 @@ class _FormatChoice(click.Choice):
 @embedder_option
 @json_option
 @handle_errors
-def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quiet, ray_address, closed_world, as_json):
+def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, no_recheck_keys, quiet, ray_address,
+          closed_world, as_json):
     """Verify structured claims (JSONL, CSV, TSV, N-Triples; - for stdin): one JSON result per claim."""
     from kgcheck.verifier.claims.bulk import run_bulk
     from kgcheck.verifier.formats.writers import refuse_output_as_input
@@ -66,7 +70,7 @@ def check(claims_file, index_dir, output, fmt, top_k, tolerance, no_resume, quie
             stream = partial(ray_check_stream, kg.directory, options=check_options(top_k, tolerance, closed_world),
                              address=ray_address)
         summary = run_bulk(kg, items, output, check_options(top_k, tolerance, closed_world), quiet=quiet or not output,
-                           resume=not no_resume, stream=stream, source=claims_file)
+                           resume=not no_resume, stream=stream, source=claims_file, save_keys=not no_recheck_keys)
     if summary.checked == 0 and summary.bad_lines == 0 and summary.skipped_done == 0:
         raise click.ClickException(f"{claims_file} holds no claims")
     if as_json and output:

@@ -114,4 +114,54 @@ def recheck_beside_full(old: Path, new: Path, claims: list[dict], tmp_path: Path
     with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
         summary = recheck(kg, diff, str(before), str(out))
         run_bulk(kg, read_claims(str(path)), str(full), quiet=True)
+    assert_parsing_agrees(old, new, before, out, summary, tmp_path)
     return summary, before, out, full
+
+
+def assert_parsing_agrees(old: Path, new: Path, before: Path, out: Path, summary, tmp_path: Path) -> None:
+    """The recheck of BEFORE that read the keys `check` saved beside it (savedkeys.py) wrote OUT: the same recheck
+    of a copy without them (every line parsed) writes the same bytes and summary, and the keys saved beside OUT
+    are those its lines give."""
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims import savedkeys
+    from kgcheck.verifier.claims.recheck import recheck
+
+    assert savedkeys.load(str(before)) is not None, "check saved no keys beside its results"
+    bare, parsed = tmp_path / "bare.jsonl", tmp_path / "parsed.jsonl"
+    bare.write_bytes(before.read_bytes())
+    with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
+        again = recheck(kg, diff, str(bare), str(parsed))
+    assert parsed.read_bytes() == out.read_bytes()
+    assert {**again.to_dict(), "seconds_diff": 0, "seconds_check": 0} == \
+        {**summary.to_dict(), "seconds_diff": 0, "seconds_check": 0}
+    assert savedkeys.load(str(parsed)) is None  # a parsed input leaves no keys to carry
+    assert_keys_describe(out)
+
+
+def assert_keys_describe(results: Path) -> None:
+    """The keys saved beside RESULTS are those a KeyRecorder notes writing its lines again (rekeys.saved_rows)."""
+    import orjson
+
+    from kgcheck.verifier.claims import savedkeys
+    from kgcheck.verifier.claims.rekeys import saved_rows
+
+    saved = savedkeys.load(str(results))
+    assert saved is not None, f"no keys saved beside {results.name}"
+    copy = results.with_name("copy-" + results.name)
+    copy.write_bytes(results.read_bytes())
+    recorder = savedkeys.KeyRecorder()
+    for line in copy.read_bytes().splitlines(keepends=True):
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            record = None
+        recorder.add(line, *saved_rows(record if isinstance(record, dict) else None))
+    assert recorder.save(str(copy))
+    fresh = savedkeys.load(str(copy))
+
+    def rows(table):
+        return sorted(map(repr, zip(*table.cast(savedkeys.SCHEMA).to_pydict().values())))
+    assert (saved.results, saved.others, list(saved.starts)) == (fresh.results, fresh.others, list(fresh.starts))
+    assert rows(saved.table) == rows(fresh.table)

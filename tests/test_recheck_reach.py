@@ -37,7 +37,9 @@ entity_changes = st.lists(st.tuples(st.sampled_from(SUBJECTS + PROPERTIES), st.s
 texts = st.lists(st.sampled_from(["Ann", "Carl", "knows", "Bob"]), max_size=2)
 
 
-def _hits(tmp_path, records, changed, entities, names, reachable: bool) -> set[int]:
+def _hits(tmp_path, records, changed, entities, names, reachable: bool, keyed: bool = False, rewrite: bool = True):
+    """The lines the key pass finds hit (with `keyed` its whole KeyedResults); `rewrite` False keeps the results
+    file as an earlier call wrote it (with the keys saved beside it)."""
     con = duckdb.connect()
     con.execute("CREATE TABLE changed_statements (statement_id VARCHAR, subject VARCHAR, property VARCHAR, "
                 "old_entity VARCHAR, new_entity VARCHAR, change VARCHAR)")
@@ -50,12 +52,14 @@ def _hits(tmp_path, records, changed, entities, names, reachable: bool) -> set[i
     for text in names:
         con.execute("INSERT INTO changed_label_texts VALUES (?)", [text])
     path = tmp_path / "results.jsonl"
-    path.write_text("".join(json.dumps({"id": i, **r}) + "\n" for i, r in enumerate(records)))
+    if rewrite:
+        path.write_text("".join(json.dumps({"id": i, **r}) + "\n" for i, r in enumerate(records)))
     diff = SimpleNamespace(con=con, old=str(tmp_path / "old"), new=str(tmp_path / "new"), saved_extra={})
     limit = keypass.REACHABLE_MAX
     keypass.REACHABLE_MAX = limit if reachable else -1  # -1: every key joined
     try:
-        return keypass.key_results(diff, str(path)).hits
+        found = keypass.key_results(diff, str(path))
+        return found if keyed else found.hits
     finally:
         keypass.REACHABLE_MAX = limit
 

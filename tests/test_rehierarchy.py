@@ -128,19 +128,23 @@ def test_the_key_pass_keeps_only_the_chain_keys_a_moved_entity_can_meet(tmp_path
     from kgcheck.index.diff import IndexDiff
     from kgcheck.index.embed import FakeEmbedder
     from kgcheck.index.store import KG
-    from kgcheck.verifier.claims import keypass
+    from kgcheck.verifier.claims import keypass, savedkeys
     from kgcheck.verifier.claims.rehierarchy import hierarchy_hits
+    from kgcheck.verifier.claims.rekeys import saved_rows
 
     old = build(_graph(), tmp_path / "old")
     new = build(_graph("cambridge"), tmp_path / "new")  # Cambridge (where he was born) moved to Belgium
     country = {"id": "country", "subject": "England", "predicate": "country", "object": "United Kingdom",
                "subject_id": "Q21", "property_id": "P17", "object_id": "Q145"}  # nothing on its chains moved
     _, before, _, _ = recheck_beside_full(old, new, [ENGLAND, ENGLAND_BY_NAME, country], tmp_path)
+    saved = before.with_name("saved.jsonl")
+    saved.write_bytes(before.read_bytes())
+    savedkeys.discard(str(before))  # the key pass parses the file (saved keys are every key: `saved` below)
 
-    def chain_keys_and_hits(limit: int) -> tuple[set[int], set[int]]:
+    def chain_keys_and_hits(limit: int, results=before) -> tuple[set[int], set[int]]:
         monkeypatch.setattr(keypass, "REACHABLE_MAX", limit)
         with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
-            keyed = keypass.key_results(diff, str(before), keypass.linker(kg))
+            keyed = keypass.key_results(diff, str(results), keypass.linker(kg))
             lines = {r[0] for r in diff.con.execute("SELECT claim FROM keys WHERE kind IN ('obj', 'objt')").fetchall()}
             return lines, hierarchy_hits(diff.con, diff.old, diff.new, keyed.moved, keyed.link)
 
@@ -148,3 +152,9 @@ def test_the_key_pass_keeps_only_the_chain_keys_a_moved_entity_can_meet(tmp_path
     every, hits_with_every = chain_keys_and_hits(-1)
     assert (kept, every) == ({1, 2}, {1, 2, 3})
     assert hits == hits_with_every == {1, 2}
+    assert savedkeys.load(str(saved)) is None  # a copy: its own keys were never saved
+    recorded = savedkeys.KeyRecorder()
+    for line in saved.read_bytes().splitlines(keepends=True):
+        recorded.add(line, *saved_rows(orjson.loads(line)))
+    assert recorded.save(str(saved))
+    assert chain_keys_and_hits(keypass.REACHABLE_MAX, saved) == ({1, 2, 3}, {1, 2})

@@ -15,7 +15,9 @@ from typing import Iterable, Iterator, TextIO
 
 import orjson
 
+from kgcheck.verifier.claims import savedkeys
 from kgcheck.verifier.claims.check import Checker, CheckOptions
+from kgcheck.verifier.claims.rekeys import result_rows
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.readers import parse_claim_dict
 from kgcheck.verifier.formats.serialize import bad_claim_to_dict, verdict_to_dict
@@ -131,16 +133,18 @@ def check_claims(kg, claims: Iterable[Claim | dict], options: CheckOptions | Non
 
 @with_fewer_collections
 def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, options: CheckOptions = CheckOptions(),
-             quiet: bool = False, resume: bool = True, stream=None, source: str | None = None) -> BulkSummary:
+             quiet: bool = False, resume: bool = True, stream=None, source: str | None = None,
+             save_keys: bool = True) -> BulkSummary:
     """Check every claim, writing one JSON object per line to `out` (a path enables resuming; a .csv or
     .parquet path gets flat table rows, formats/writers.py).
 
+    `save_keys`: beside a JSONL path written whole, save what a later recheck reads of each line (savedkeys.py).
     `stream(items, skip)`: another check_stream (e.g. distributed.ray_check_stream), same order and output.
     `source` names the claims file ('-' = stdin) so that an output that is the input is refused untouched.
     """
     summary = BulkSummary()
     skip: set[str] = set()
-    fh = None
+    fh = recorder = None
     if isinstance(out, str):
         refuse_output_as_input(source, out)
     table = open_table_writer(out, resume) if isinstance(out, str) else None  # .csv / .parquet
@@ -151,6 +155,11 @@ def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, op
         if resume:
             _truncate_torn_tail(out)
             skip = done_ids(out)
+        # The recheck keys of each line, saved beside a file this run writes whole (savedkeys.py); keys saved for
+        # a file about to change no longer describe it.
+        savedkeys.discard(out)
+        if save_keys and not (resume and os.path.isfile(out) and os.path.getsize(out)):
+            recorder = savedkeys.KeyRecorder()
         fh = open(out, "ab" if resume else "wb")
         write = fh.write
     else:
@@ -176,8 +185,12 @@ def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, op
             if table is not None:
                 table.write(item)
             else:
-                write(orjson.dumps(bad_claim_to_dict(item) if isinstance(item, BadClaim) else verdict_to_dict(item))
-                      + b"\n")
+                bad = isinstance(item, BadClaim)
+                record = bad_claim_to_dict(item) if bad else verdict_to_dict(item)
+                line = orjson.dumps(record) + b"\n"
+                write(line)
+                if recorder is not None:  # a result written here has the shape of one: no shape test
+                    recorder.add(line, None) if bad else recorder.add(line, *result_rows(record))
             if bar is not None:
                 bar.update(1)
     finally:
@@ -188,6 +201,8 @@ def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, op
             fh.close()
         if table is not None:
             table.close()
+    if recorder is not None:
+        recorder.save(out)
     return summary
 
 

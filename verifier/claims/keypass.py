@@ -29,8 +29,9 @@ from kgcheck.verifier.claims.check import CheckOptions, looks_literal
 from kgcheck.verifier.claims.rehierarchy import Moved, hierarchy_hits, moved_before_keys
 from kgcheck.verifier.claims.relisting import unmoved_listings
 from kgcheck.verifier.claims.resultsfile import ResultsFile
-from kgcheck.verifier.claims.rekeys import LISTING, is_result, result_keys
-from kgcheck.verifier.claims.remeasure import (TESTS_READ, changed_measures, has_measures, is_measured, measure_gate,
+from kgcheck.verifier.claims import savedkeys
+from kgcheck.verifier.claims.rekeys import LISTING, is_result, measured_rows, result_keys
+from kgcheck.verifier.claims.remeasure import (changed_measures, has_measures, measure_gate,
                                                measure_tag, measured_hit_sets, parquet_path)
 from kgcheck.verifier.errors import VerifierError
 
@@ -63,6 +64,17 @@ WHERE l.kind = '{LISTING}' AND l.claim IN (SELECT claim FROM hit_claims)
                   AND NOT (c.change IN ('qualifiers', 'references')
                            OR c.change = 'value' AND c.old_entity IS NOT NULL AND c.new_entity IS NOT NULL))"""
 
+# Saved keys (savedkeys.py) are every key of a line; those no change can meet are left out here, as the parsing pass
+# leaves them out (`_reachable`): they could only make the joins longer, and `any` keys ask for links.
+_TOUCHED = "k.a IN (SELECT subject FROM changed_statements)"
+_MEETABLE = f"""SELECT claim, kind, a, b, held FROM saved_keys k WHERE CASE k.kind
+    WHEN 'st' THEN k.a IN (SELECT statement_id FROM changed_statements)
+    WHEN 'lbl' THEN k.a IN (SELECT id FROM changed_entities)
+    WHEN 'ent' THEN k.a IN (SELECT id FROM changed_entities) OR {_TOUCHED}
+    WHEN 'sp' THEN {_TOUCHED} WHEN 'any' THEN {_TOUCHED} WHEN '{LISTING}' THEN {_TOUCHED}
+    WHEN 'text' THEN k.a IN (SELECT text FROM changed_texts)
+    ELSE k.kind NOT IN ({", ".join(f"'{kind}'" for kind in savedkeys.NOT_KEYS)}) END"""
+
 
 @dataclass
 class KeyedResults:
@@ -80,6 +92,7 @@ class KeyedResults:
     stored: bool
     gated: set[int]  # measured results of builds without measure tables that `measure_gate` says may move
     moved: Moved | None  # the chain tests' reach (rehierarchy.moved_before_keys)
+    saved: savedkeys.SavedKeys | None = None  # the keys saved beside the file, when they were read instead of it
 
     def indirect_hits(self, publish=None) -> set[int]:
         """Lines a chain edit or a moved measure may flip (some may be among `hits` too), and the held-back
@@ -122,6 +135,44 @@ def key_results(diff, results_path: str, link=None, options: CheckOptions = Chec
         con.register("texts_batch", texts)
         con.execute("INSERT INTO changed_texts SELECT text FROM texts_batch")
         con.unregister("texts_batch")
+    can_meet = _reachable(con)
+    moved = moved_before_keys(con, diff.old, diff.new, REACHABLE_MAX)
+    saved = savedkeys.load(results_path) if stored else None  # what `check` noted of each line, as it wrote it
+    if saved is not None:
+        results = ResultsFile(results_path, saved.starts, saved.bom)
+        if saved.closed_world_line is not None and not options.closed_world:
+            raise _closed_world(results_path, saved.closed_world_line)
+        con.register("saved_keys", saved.table)
+        con.execute(f"INSERT INTO keys {_MEETABLE}")
+        con.unregister("saved_keys")
+        n, others, asked = saved.results, saved.others, saved.asked.to_pydict()
+    else:
+        results = ResultsFile(results_path)
+        # every key when the change tables are too large to hold
+        n, others, asked = _parse_keys(con, results, options, may_move, measured, stored, can_meet,
+                                       moved if can_meet else None)
+    _namesakes(con, diff.new)
+    _link_objects(con, link)
+    con.execute(f"CREATE OR REPLACE TABLE hit_claims AS {_HIT}")
+    hits = {r[0] for r in con.execute("SELECT claim FROM hit_claims").fetchall()}
+    held_back: set[int] = set()
+    if stored:  # the listing tests read the measure tables
+        con.execute(f"CREATE OR REPLACE TABLE listing_candidates AS {_LISTINGS}")
+        held_back = {r[0] for r in con.execute("SELECT claim FROM listing_candidates").fetchall()}
+    return KeyedResults(diff, link, results, hits - held_back, held_back, n, others, asked, stored, measured, moved,
+                        saved)
+
+
+def _closed_world(results_path: str, line_number: int) -> VerifierError:
+    # Re-checked lines must read as the others were checked, or one file mixes two readings.
+    return VerifierError(f"{results_path}:{line_number}: a verdict of `check --closed-world`: give --closed-world to "
+                         "re-check these results as they were checked")
+
+
+def _parse_keys(con, results: ResultsFile, options: CheckOptions, may_move, measured: set[int], stored: bool,
+                can_meet: dict, moved_keys) -> tuple[int, int, dict[str, list]]:
+    """Key every line of RESULTS by parsing it into the `keys` table (keys no change can meet are left out);
+    (results, other lines, the measured results' rows). Lines `may_move` says a measure may move go to MEASURED."""
     n = others = 0
     cols: dict[str, list] = {"claim": [], "kind": [], "a": [], "b": [], "held": []}
     claims, kinds, firsts, seconds, helds = cols.values()
@@ -136,26 +187,17 @@ def key_results(diff, results_path: str, link=None, options: CheckOptions = Chec
         for v in cols.values():
             v.clear()
 
-    can_meet = _reachable(con)
-    moved = moved_before_keys(con, diff.old, diff.new, REACHABLE_MAX)
-    moved_keys = moved if can_meet else None  # every key when the change tables are too large to hold
-    results = ResultsFile(results_path)
     for line_number, _, record in results.records():
         if not is_result(record):
             others += 1
             continue
         n += 1
-        # Re-checked lines must read as the others were checked, or one file mixes two readings.
         if record.get("exclusivity") == "closed-world" and not options.closed_world:
-            raise VerifierError(f"{results_path}:{line_number}: a verdict of `check --closed-world`: give "
-                                "--closed-world to re-check these results as they were checked")
+            raise _closed_world(results.path, line_number)
         if may_move is not None and may_move(record):
             measured.add(line_number)
-        elif stored and is_measured(record) and record.get("subject_id"):
-            claim = record.get("claim") or {}
-            subject, value, text = record["subject_id"], claim.get("object_id") or None, claim.get("object") or None
-            reached = TESTS_READ[record["exclusivity"]]
-            for pid in record["property_ids"]:
+        elif stored:
+            for subject, pid, value, text, reached in measured_rows(record):
                 asked_claim.append(line_number)
                 asked_subject.append(subject)
                 asked_property.append(pid)
@@ -172,15 +214,7 @@ def key_results(diff, results_path: str, link=None, options: CheckOptions = Chec
             flush()
     if claims:
         flush()
-    _namesakes(con, diff.new)
-    _link_objects(con, link)
-    con.execute(f"CREATE OR REPLACE TABLE hit_claims AS {_HIT}")
-    hits = {r[0] for r in con.execute("SELECT claim FROM hit_claims").fetchall()}
-    held_back: set[int] = set()
-    if stored:  # the listing tests read the measure tables
-        con.execute(f"CREATE OR REPLACE TABLE listing_candidates AS {_LISTINGS}")
-        held_back = {r[0] for r in con.execute("SELECT claim FROM listing_candidates").fetchall()}
-    return KeyedResults(diff, link, results, hits - held_back, held_back, n, others, asked, stored, measured, moved)
+    return n, others, asked
 
 
 def _reachable(con) -> dict[str, set[str]]:

@@ -19,7 +19,9 @@ import orjson
 from kgcheck.verifier.claims.bulk import batched
 from kgcheck.verifier.claims.check import Checker, CheckOptions
 from kgcheck.verifier.claims.gcpause import with_fewer_collections
+from kgcheck.verifier.claims import savedkeys
 from kgcheck.verifier.claims.keypass import key_results, linker
+from kgcheck.verifier.claims.rekeys import saved_rows
 from kgcheck.verifier.claims.resultsfile import ResultsFile
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.serialize import verdict_to_dict
@@ -109,6 +111,11 @@ def _arrivals(published: queue.SimpleQueue):
         yield lines
 
 
+def _rewrite(results: ResultsFile, path: str, replaced: dict[int, bytes]) -> None:
+    with open(path, "wb") as out:
+        results.rewrite(out, replaced)
+
+
 @with_fewer_collections
 def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = CheckOptions(),
             batch_size: int = 20000) -> RecheckSummary:
@@ -147,6 +154,7 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
     summary.listings_unmoved = len(keyed.held_back - moved)
     summary.measures_changed = len(moved - keyed.held_back)
     replaced: dict[int, bytes] = {}
+    records: dict[int, dict] = {}
     for line_number in sorted(fresh):
         verdict, rec = fresh[line_number], todo[line_number][1]
         summary.rechecked += 1
@@ -154,14 +162,24 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
             summary.flips[f"{rec['verdict']}->{verdict.verdict}"] += 1
             summary.flipped.append({"id": rec["id"], "old": rec["verdict"], "new": verdict.verdict,
                                     "claim": rec.get("claim")})
-        replaced[line_number] = orjson.dumps(verdict_to_dict(verdict)) + b"\n"
+        records[line_number] = verdict_to_dict(verdict)
+        replaced[line_number] = orjson.dumps(records[line_number]) + b"\n"
     tmp = f"{out_path}.tmp-{os.getpid()}"
+    savedkeys.discard(out_path)  # they would describe the file being replaced
     try:
-        with open(tmp, "wb") as out:
-            keyed.file.rewrite(out, replaced)
+        # The copy is written on a second thread (file I/O: the GIL released) while this one gathers the keys the
+        # next recheck of it will read (the saved keys of the unchanged lines, the re-checked lines' own).
+        with ThreadPoolExecutor(1, thread_name_prefix="kgcheck-rewrite") as pool:
+            written = pool.submit(_rewrite, keyed.file, tmp, replaced)
+            save_keys = None if keyed.saved is None else savedkeys.carry(
+                keyed.saved, replaced, lambda recorder, number, line: recorder.add_rows(number, *saved_rows(
+                    records[number])))
+            written.result()
         os.replace(tmp, out_path)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+    if save_keys is not None:
+        save_keys(out_path)
     summary.seconds_check = time.monotonic() - started
     return summary

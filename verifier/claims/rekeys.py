@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.judge import LISTED_VALUES
+from kgcheck.verifier.claims.measuresql import TESTS_READ
 from kgcheck.verifier.claims.rehierarchy import Moved, claimed_keys
+from kgcheck.verifier.claims.remeasure import is_measured
 from kgcheck.verifier.model import NOT_ENOUGH_INFO
 
 LISTING = "lst"  # the key of an open listing (listing_key): joined by relisting.py, not by recheck's _HIT
@@ -159,3 +161,27 @@ def result_keys(record: dict, reachable: dict[str, set[str]] | None = None, move
             if text and (text_ is None or text in text_):
                 add(("text", text, None, None))
     return keys
+
+
+def measured_rows(record: dict) -> list[tuple]:
+    """(subject, property, claimed id, claimed text, tests read) per property of a result whose verdict came from
+    measuring the graph: remeasure.py evaluates those tests again on both builds."""
+    if not (is_measured(record) and record.get("subject_id")):
+        return []
+    claim = record.get("claim") or {}
+    subject, value, text = record["subject_id"], claim.get("object_id") or None, claim.get("object") or None
+    reached = TESTS_READ[record["exclusivity"]]
+    return [(subject, pid, value, text, reached) for pid in record["property_ids"]]
+
+
+def saved_rows(record: dict | None) -> tuple[list | None, list, bool]:
+    """What savedkeys.py keeps of a results line: its keys (every one: none is filtered here; None for a line that
+    is not a result), its measured rows, whether its verdict was closed-world."""
+    if not is_result(record):
+        return None, [], False
+    return result_rows(record)
+
+
+def result_rows(result: dict) -> tuple[list, list, bool]:
+    """`saved_rows` of a line known to be a result (one kgcheck just wrote)."""
+    return result_keys(result), measured_rows(result), result.get("exclusivity") == "closed-world"

@@ -19,10 +19,12 @@ _BLOCK = 1 << 22
 
 
 class ResultsFile:
-    def __init__(self, path: str):
+    def __init__(self, path: str, starts: array | None = None, bom: bytes = b""):
+        """STARTS (and BOM): where the lines of a file without blank lines start, as saved keys noted them (`records`
+        is then not needed before `lines` and `rewrite`)."""
         self.path = path
-        self.bom = b""
-        self._starts = array("q")  # where each line starts (after a byte-order mark), then where the file ends
+        self.bom = bom
+        self._starts = starts if starts is not None else array("q")  # where each line starts, then the file's end
         self._blank = 0  # blank lines: dropped when the file is rewritten
 
     def _open(self):

@@ -1,0 +1,151 @@
+"""Recheck keys saved beside a results file (verifier/claims/savedkeys.py): read instead of parsing the file only
+while they describe it, never written over a file that is not theirs, and finding what parsing finds."""
+from __future__ import annotations
+
+import json
+import os
+
+import orjson
+import pytest
+from hypothesis import given, settings
+
+from diff_builds import CLAIMS, builds, checked_on  # noqa: F401 (builds: a fixture)
+from test_recheck_keys import HELD
+from test_recheck_reach import RULE_C, _hits, entity_changes, results, statement_changes, texts
+
+from kgcheck.verifier.claims import keypass, savedkeys
+from kgcheck.verifier.claims.rekeys import saved_rows
+
+
+def _save_keys(path) -> None:
+    recorder = savedkeys.KeyRecorder()
+    for line in path.read_bytes().splitlines(keepends=True):
+        recorder.add(line, *saved_rows(orjson.loads(line)))
+    assert recorder.save(str(path))
+
+
+@settings(max_examples=120, deadline=None)
+@given(results, statement_changes, entity_changes, texts)
+def test_saved_keys_find_the_lines_parsing_finds(tmp_path_factory, records, changed, entities, names):
+    """Whatever the results cite and whatever changed, the key pass over saved keys (every key, those no change can
+    meet left out in SQL) finds the lines, held-back listings and measured rows the parsing pass finds."""
+    tmp_path = tmp_path_factory.mktemp("saved")
+    records = records + [RULE_C, {**RULE_C, "exclusivity": "measured", "verdict": "REFUTED"}]
+    with pytest.MonkeyPatch.context() as mp:  # as builds storing their measure tables (the only ones keys are read for)
+        mp.setattr(keypass, "has_measures", lambda old, new: True)
+        parsed = _hits(tmp_path, records, changed, entities, names, True, keyed=True)
+        path = tmp_path / "results.jsonl"
+        assert savedkeys.load(str(path)) is None
+        _save_keys(path)
+        read = _hits(tmp_path, records, changed, entities, names, True, keyed=True, rewrite=False)
+    assert read.saved is not None and parsed.saved is None
+    assert (read.hits, read.held_back, read.results, read.others) == \
+        (parsed.hits, parsed.held_back, parsed.results, parsed.others)
+    assert sorted(zip(*read.asked.values())) == sorted(zip(*parsed.asked.values()))
+
+
+def test_keys_saved_by_check_are_dropped_when_the_file_changes(builds, tmp_path):
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.bulk import run_bulk
+    from kgcheck.verifier.formats.readers import read_claims
+
+    old, _ = builds
+    claims, results = checked_on(old, tmp_path)
+    saved = savedkeys.load(str(results))
+    assert saved is not None and saved.results == len(CLAIMS) and saved.others == 0
+    assert list(saved.starts)[-1] == results.stat().st_size
+    # An edit that keeps the size (and even the modification time) but not the bytes at the file's edges.
+    stat = results.stat()
+    data = results.read_bytes()
+    results.write_bytes(data.replace(b'"SUPPORTED"', b'"REFUTED!!"', 1))
+    os.utime(results, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert results.stat().st_size == stat.st_size and savedkeys.load(str(results)) is None
+    results.write_bytes(data)
+    os.utime(results, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert savedkeys.load(str(results)) is not None  # the same bytes again
+    with open(results, "ab") as fh:
+        fh.write(b'{"note": "appended by hand"}\n')
+    assert savedkeys.load(str(results)) is None
+    # Resuming a run appends to the file: the keys saved for it are removed, none are written for the whole.
+    more = tmp_path / "more.jsonl"
+    more.write_text(claims.read_text() + json.dumps({**CLAIMS[0], "id": "extra"}) + "\n")
+    with KG.open(str(old), embedder=FakeEmbedder()) as kg:
+        run_bulk(kg, read_claims(str(more)), str(results), quiet=True, resume=True)
+    assert not os.path.exists(savedkeys.keys_path(str(results)))
+    with KG.open(str(old), embedder=FakeEmbedder()) as kg:
+        run_bulk(kg, read_claims(str(more)), str(results), quiet=True, resume=False)
+    assert savedkeys.load(str(results)).results == len(CLAIMS) + 1
+
+
+def test_a_file_at_the_keys_path_is_never_replaced_unless_it_is_saved_keys(builds, tmp_path):
+    old, new = builds
+    mine = tmp_path / ("old.jsonl" + savedkeys.SUFFIX)
+    mine.write_text("a user's notes\n")
+    _, results = checked_on(old, tmp_path)
+    assert mine.read_text() == "a user's notes\n" and savedkeys.load(str(results)) is None
+    savedkeys.discard(str(results))
+    assert mine.read_text() == "a user's notes\n"
+    mine.write_bytes(b"PAR1 not really parquet")
+    assert savedkeys.load(str(results)) is None  # unreadable: the file is parsed instead
+
+
+def test_closed_world_results_are_refused_from_saved_keys_and_by_parsing_alike(builds, tmp_path):
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.bulk import run_bulk
+    from kgcheck.verifier.claims.check import CheckOptions
+    from kgcheck.verifier.claims.recheck import recheck
+    from kgcheck.verifier.errors import VerifierError
+    from kgcheck.verifier.formats.readers import read_claims
+
+    old, new = builds
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text("\n".join(json.dumps(c) for c in CLAIMS + HELD[1:]) + "\n")  # painter: refuted closed-world
+    results = tmp_path / "closed.jsonl"
+    with KG.open(str(old), embedder=FakeEmbedder()) as kg:
+        run_bulk(kg, read_claims(str(claims)), str(results), CheckOptions(closed_world=True), quiet=True)
+    lines = [orjson.loads(line) for line in results.read_bytes().splitlines()]
+    first = next(n for n, r in enumerate(lines, 1) if r.get("exclusivity") == "closed-world")
+    assert savedkeys.load(str(results)).closed_world_line == first
+    messages = []
+    for keep_keys in (True, False):
+        if not keep_keys:
+            savedkeys.discard(str(results))
+        with IndexDiff(str(old), str(new)) as diff, KG.open(str(new), embedder=FakeEmbedder()) as kg:
+            with pytest.raises(VerifierError, match="--closed-world") as err:
+                recheck(kg, diff, str(results), str(tmp_path / f"out-{keep_keys}.jsonl"))
+        messages.append(str(err.value))
+    assert messages[0] == messages[1] and f":{first}:" in messages[0]
+
+
+def test_cli_check_saves_the_keys_unless_told_not_to(builds, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from kgcheck.cli import main
+
+    monkeypatch.setenv("KGCHECK_EMBEDDER", "fake-trigram")
+    old, _ = builds
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text("\n".join(json.dumps(c) for c in CLAIMS) + "\n")
+    out = tmp_path / "out.jsonl"
+    args = ["check", str(claims), "--index", str(old), "-o", str(out), "--quiet"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    assert savedkeys.load(str(out)).results == len(CLAIMS)
+    assert CliRunner().invoke(main, [*args, "--no-resume", "--no-recheck-keys"]).exit_code == 0
+    assert not os.path.exists(savedkeys.keys_path(str(out)))  # the old keys went with the file they described
+
+
+def test_a_failed_save_of_the_keys_never_fails_the_check(builds, tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pq, "write_table", full_disk)
+    old, _ = builds
+    _, results = checked_on(old, tmp_path)
+    assert len(results.read_bytes().splitlines()) == len(CLAIMS)
+    assert not os.path.exists(savedkeys.keys_path(str(results)))
+    assert not [p for p in os.listdir(tmp_path) if ".tmp-" in p]
