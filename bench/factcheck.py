@@ -95,7 +95,29 @@ def corrects(tc, broken: dict, right: str) -> bool:
     return any(_year(c) == _year(right) for c in v.corrections)
 
 
-def score(rows: list[dict], reports: list) -> dict:
+def subject_named(kg, rows: list[dict]) -> dict[str, bool]:
+    """Per row id: does its text name the subject of its broken fact (its first gold triple for a true row) by a
+    label or alias the index holds (normalised, whole words)? A row that does not can be flagged only by finding
+    its subject some other way (an earlier mention, what the graph links to the other names): with every row of
+    a kind, the share that does is about the ceiling of `flagged` for any reader of single sentences."""
+    from kgcheck.index.text import normalise
+
+    def subject(row):
+        return (row.get("broken") or (row.get("gold") or [{}])[0]).get("subject_id")
+
+    ids = sorted({subject(r) for r in rows if subject(r)})
+    names: dict[str, set[str]] = defaultdict(set)
+    for eid, norm in kg.lookup_in("SELECT id, norm FROM label_index WHERE id IN ({in})", ids):
+        names[eid].add(norm)
+    out = {}
+    for r in rows:
+        text = f" {normalise(r['text'])} "
+        out[r["id"]] = any(f" {n} " in text for n in names.get(subject(r), ()) if n)
+    return out
+
+
+def score(rows: list[dict], reports: list, named: dict[str, bool] | None = None) -> dict:
+    named = named or {}
     kinds: dict[str, Counter] = defaultdict(Counter)
     readers: dict[str, Counter] = defaultdict(Counter)
     for row, report in zip(rows, reports):
@@ -124,7 +146,10 @@ def score(rows: list[dict], reports: list) -> dict:
         on = [c for c in claims if c.claim.subject_id == b["subject_id"] and c.claim.property_id == b["property_id"]]
         k["n"] += 1
         k["claims"] += len(claims)
-        k["flagged"] += any(c.verdict.verdict != "SUPPORTED" for c in on)
+        flagged = any(c.verdict.verdict != "SUPPORTED" for c in on)
+        k["flagged"] += flagged
+        k["named"] += named.get(row["id"], False)
+        k["named_flagged"] += named.get(row["id"], False) and flagged
         k["refuted"] += any(c.verdict.verdict == "REFUTED" for c in on)
         k["corrected"] += any(c.verdict.verdict == "REFUTED" and corrects(c, b, row["right"]) for c in on)
         k["fooled"] += any(c.verdict.verdict == "SUPPORTED" and states(c, row.get("wrong_id"), row["wrong"]) for c in on)
@@ -146,6 +171,8 @@ def render(result: dict, latencies: list[float], header: str) -> str:
         lines.append(f"  {kind:<7} n={n:<5} flagged {k['flagged'] / n:.3f}  refuted {k['refuted'] / n:.3f}  "
                      f"corrected {k['corrected'] / n:.3f}  fooled {k['fooled'] / n:.3f}  silent {k['silent'] / n:.3f}"
                      f"  claims/sent {k['claims'] / n:.2f}")
+        lines.append(f"          name their subject {k['named'] / n:.3f} (about the ceiling of flagged), flagged among "
+                     f"them {k['named_flagged'] / max(1, k['named']):.3f}")
     k = result["kinds"].get("true")
     if k:
         lines.append(f"  true    n={k['n']:<5} gold SUPPORTED {k['gold_supported'] / max(1, k['gold']):.3f} "
@@ -209,7 +236,7 @@ def main() -> None:
     header = (f"text-factcheck-dev over {args.index}: {len(rows)} rows ({dict(counts)}), every property, "
               f"LLM {'on' if llm else 'off'}, readers {args.readers or 'all'}, offset {args.offset}"
               + (", each after a sentence naming its topic (--named-topic)" if args.named_topic else ""))
-    print(render(score(rows, reports), latencies, header))
+    print(render(score(rows, reports, subject_named(kg, rows)), latencies, header))
 
 
 if __name__ == "__main__":

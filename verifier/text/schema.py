@@ -19,6 +19,7 @@ INSTANCE_OF = "P31"  # Wikidata's own class property: the schema is read through
 # Function words carry no property meaning ("date of birth" is matched on "date", "birth").
 FUNCTION_WORDS = frozenset("a an the of in on at to for by with and or is was are were be been from as its it his "
                            "her their this that which who s during than into".split())
+PREPOSITIONS = frozenset("of in on at to for by with from as during into".split())
 MIN_CLASS_SHARE = 0.05  # a property fewer than 1 in 20 instances of the subject's classes hold is not theirs
 MIN_VALUE_SHARE = 0.05  # a class fewer than 1 in 20 of a property's typed values have is not a type it takes
 # A last word ending the names of 1 in 5 time properties is a generic time noun (dense-dev: "date" ends 20 of 26
@@ -47,6 +48,9 @@ def stem(word: str) -> str:
 class PropertyName:
     pid: str
     words: tuple[str, ...]  # stems of the content words of one label or alias
+    # The preposition the name ends with ("playing in", "born in", "directed by"), which a text must have right
+    # after the name's last word for the name to be said: "played for Malaysia" is not "playing in".
+    particle: str | None = None
 
 
 class GraphSchema:
@@ -171,10 +175,12 @@ class GraphSchema:
                     names = []
                     for norm, pid in self.kg.lookup_sql(
                             "SELECT norm, id FROM label_index WHERE type = 'property'"):
-                        words = tuple(stem(w) for w in re.findall(r"\w+", norm) if w not in FUNCTION_WORDS)
+                        tokens = re.findall(r"\w+", norm)
+                        words = tuple(stem(w) for w in tokens if w not in FUNCTION_WORDS)
+                        particle = tokens[-1] if tokens and tokens[-1] in PREPOSITIONS else None
                         if words and len("".join(words)) >= 4:
-                            lex[words[-1]].append(PropertyName(pid, words))
-                            names.append(PropertyName(pid, words))
+                            lex[words[-1]].append(PropertyName(pid, words, particle))
+                            names.append(PropertyName(pid, words, particle))
                     # "air date", "release date": a sentence says "aired on", "released in", so a time property's
                     # name is also keyed by its event word when its last word is a generic time noun.
                     generic = self._generic_time_nouns(names)

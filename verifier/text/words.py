@@ -79,8 +79,9 @@ def names_before(sentence: str, at: int, lexicon, window: int, blocked=lambda s,
     stems = [stem(w[2]) for w in before]
     for k in range(len(stems) - 1, max(-1, len(stems) - 1 - window), -1):
         distance = len([s for s in before[k + 1:] if s[2] not in FUNCTION_WORDS])
+        after = before[k + 1][2] if k + 1 < len(before) else None
         for name in lexicon.get(stems[k], ()):
-            if _ends_at(name.words, stems, k):
+            if _ends_at(name.words, stems, k) and (name.particle is None or name.particle == after):
                 yield before[k][1], distance, name.pid
 
 
@@ -142,9 +143,15 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
         if "words" in readers:
             found = [(d, p) for d, p in named_properties(sentence, m.start - a, lexicon, blocked=blocked)
                      if schema.datatype(p) == "wikibase-item" and subject_may_hold(p) and fits(p)]
+            nearest = found[0][0] if found else None
+            named_here = [p for d, p in found if d == nearest]
+            # A word naming several properties, none of which the subject or its classes hold ("played for
+            # Malaysia": instrument, performer, sports team, narrative location...): the words do not say which;
+            # the value's type against the subject's own properties may ("types" below).
+            if len(named_here) > 1 and not any(p in held or p in class_props for p in named_here):
+                found = []
             if found:
-                nearest = found[0][0]
-                best = sorted((p for d, p in found if d == nearest),
+                best = sorted(named_here,
                               key=lambda p: (p not in held, -class_props.get(p, 0.0), -schema.usage(p), p))[0]
                 emit(si, subject, best, m.start, m.end, m.entity_id, reader="words")
                 # "written and produced by X": every property the words name that the subject holds.
