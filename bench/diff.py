@@ -1,7 +1,7 @@
 """Re-checking after a rebuild vs checking everything again, on wd50k with 1% of statements edited.
 
     nice python bench/diff.py [--work /work/indexes/h4-diff] [--fraction 0.01] [--seed 7] [--claims FILE]
-                              [--pipeline N] [--by-name]
+                              [--pipeline N [--repeat K]] [--by-name]
 
 Builds OLD from wikidata-wd50k and NEW from a copy whose statements were edited with probability
 `fraction` (a date moved 3 years, a quantity x1.5, an entity value swapped for another value of the
@@ -188,6 +188,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--claims", type=Path, default=SHARED / "bench" / "claims-dev.jsonl")
     ap.add_argument("--pipeline", type=int, default=0, help="also compare on N claims drawn from OLD's statements")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="with --pipeline: alternate the full check and the recheck this many times (medians)")
     ap.add_argument("--by-name", action="store_true",
                     help="the claims without their ids: subjects, predicates and objects linked by name")
     args = ap.parse_args()
@@ -281,12 +283,15 @@ def main() -> None:
     print(f"cold, saved changes: kgcheck recheck {c_saved:.1f} s vs kgcheck check {c_full:.1f} s: "
           f"{c_saved / c_full:.3f}x")
     if args.pipeline:
-        pipeline(work, old, new, args.pipeline, args.seed)
+        pipeline(work, old, new, args.pipeline, args.seed, args.repeat)
     shutil.rmtree(os.path.join(new, CHANGES_DIR), ignore_errors=True)
 
 
-def pipeline(work: Path, old: str, new: str, n: int, seed: int) -> None:
-    """The warm comparison on N claims drawn from OLD (`pipeline_claims`), with the saved change tables."""
+def pipeline(work: Path, old: str, new: str, n: int, seed: int, repeat: int = 1) -> None:
+    """The warm comparison on N claims drawn from OLD (`pipeline_claims`), with the saved change tables; REPEAT
+    times, alternating (this machine's speed drifts by 10-15 % within minutes: medians of alternating runs)."""
+    from statistics import median
+
     from kgcheck.index.diff import IndexDiff
     from kgcheck.index.store import KG
     from kgcheck.verifier.claims.recheck import recheck
@@ -296,18 +301,23 @@ def pipeline(work: Path, old: str, new: str, n: int, seed: int) -> None:
         pipeline_claims(old, claims, n, seed)
     print(f"pipeline: {n:,} claims from OLD's statements; check on OLD {full_check(old, claims, before):.1f} s",
           flush=True)
-    t_full = full_check(new, claims, str(work / "pipeline-new-full.jsonl"))
-    t = time.monotonic()
-    with IndexDiff(old, new) as diff:
-        diff.summary()
-        with KG.open(new) as kg:
-            re = recheck(kg, diff, before, str(work / "pipeline-new-recheck.jsonl"))
-    t_re = time.monotonic() - t
+    fulls, rechecks = [], []
+    for _ in range(max(1, repeat)):
+        fulls.append(full_check(new, claims, str(work / "pipeline-new-full.jsonl")))
+        t = time.monotonic()
+        with IndexDiff(old, new) as diff:
+            diff.summary()
+            with KG.open(new) as kg:
+                re = recheck(kg, diff, before, str(work / "pipeline-new-recheck.jsonl"))
+        rechecks.append(time.monotonic() - t)
+    t_full, t_re = median(fulls), median(rechecks)
     full, partial = (verdicts(str(work / f)) for f in ("pipeline-new-full.jsonl", "pipeline-new-recheck.jsonl"))
     missed = [i for i in full if full[i] != partial.get(i)]
+    runs = f" (medians of {len(fulls)}: rechecks {', '.join(f'{x:.1f}' for x in rechecks)} s, full checks " \
+           f"{', '.join(f'{x:.1f}' for x in fulls)} s)" if len(fulls) > 1 else ""
     print(f"pipeline: {re.rechecked:,} of {re.results:,} re-checked, {len(re.flipped):,} flipped; saved changes, "
           f"warm recheck {t_re:.1f} s (keys/join {re.seconds_diff:.1f} s, checking {re.seconds_check:.1f} s) vs full "
-          f"check {t_full:.1f} s: {t_re / t_full:.3f}x; differs from the full check on {len(missed):,} claims"
+          f"check {t_full:.1f} s: {t_re / t_full:.3f}x{runs}; differs from the full check on {len(missed):,} claims"
           + (f" (e.g. {', '.join(missed[:10])})" if missed else ""), flush=True)
     cited = evidence_differences(str(work / "pipeline-new-full.jsonl"), str(work / "pipeline-new-recheck.jsonl"))
     print(f"pipeline: another list of cited statements or corrections than the full check's: {len(cited):,} claims"
