@@ -1,5 +1,7 @@
-"""When the words reader (verifier/text/words.py) must not read a property from a word: the preposition a property's
-name ends with is part of it, and a word naming several properties the subject holds none of says none of them."""
+"""False alarms the free-text readers must not raise (verifier/text/words.py, verify.py): the preposition a property's
+name ends with is part of it; a word naming several properties the subject holds none of says none of them; a date
+is another named thing's only when the subject cannot hold its property; a description dates only a subject named
+before it; a value listed beside the graph's own value of the property is not refuted."""
 from __future__ import annotations
 
 from kgcheck.verifier.model import SUPPORTED
@@ -56,3 +58,44 @@ def test_a_word_naming_several_properties_the_subject_holds_none_of_reads_none(k
     kg = kg_of(props + people + [entity("Q70", "Quiet Song", claims=[("P86", item("Q72", None))])])
     held = verify_text(kg, "Quiet Song, music by Ivo Marr, was a hit.")
     assert _claims(held, "Ivo Marr") == [("P86", "words", ["Lena Voss"])]
+
+
+def test_a_date_is_another_named_things_only_when_the_subject_cannot_hold_its_property(kg_of):
+    # The journal (no class, no inception in the graph) may well have been established: the date is not the
+    # publisher's, whose inception the graph holds.
+    kg = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P571", "inception", "time", aliases=["established"]),
+                prop("P123", "publisher", "wikibase-item", aliases=["published by"]),
+                entity("Q50", "Wayne Press", claims=[("P571", B.time("+1868-01-01T00:00:00Z", 9))]),
+                entity("Q51", "Annals of Tides", claims=[("P123", item("Q50", None))])])
+    report = verify_text(kg, "Annals of Tides was established in 2002, and is published by Wayne Press.")
+    assert [(c.claim.subject_id, c.claim.property_id) for c in report.claims if c.span == "2002"] == [("Q51", "P571")]
+    assert not [c for c in report.claims if c.verdict.verdict == "REFUTED"]  # the graph has no inception of it
+
+
+def test_a_description_dates_only_a_subject_named_before_it(kg_of):
+    # "… is a 2001 short film, shown in Mitaka, Japan": the film's name is not in the graph; Japan, named after the
+    # date, is not what the description describes.
+    kg = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P571", "inception", "time"),
+                entity("Q17", "Japan", claims=[("P571", B.time("+1947-05-03T00:00:00Z", 11))])])
+    report = verify_text(kg, '"Whale Hunt" is a 2001 short film, shown only in Mitaka, Japan.')
+    assert [c.claim.subject_id for c in report.claims if c.span == "2001"] == []
+    # (a subject named before the date is still dated: test_words.test_wrong_year_next_to_film)
+
+
+def test_a_value_listed_beside_the_graphs_value_is_not_refuted(kg_of):
+    # Distribution format is measured single-valued; a text that names the graph's value and another beside it says
+    # by its own words that this game has several: the other may be missing from the graph (open world).
+    formats = [entity("Q3", "distribution format"),
+               entity("Q4", "floppy disk", claims=[("P31", item("Q3", None))]),
+               entity("Q5", "CD-ROM", claims=[("P31", item("Q3", None))])]
+    games = [entity(f"Q{100 + i}", f"Game {i}", claims=[("P437", item(("Q4", "Q5")[i % 2], None))]) for i in range(30)]
+    kg = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P437", "distribution format", "wikibase-item"),
+                *formats, *games, entity("Q90", "Dark Quest", claims=[("P437", item("Q4", None))])])
+    listed = verify_text(kg, "Dark Quest was available on both floppy disk and CD-ROM.")
+    assert _claims(listed, "floppy disk") == [("P437", "linked", SUPPORTED)]
+    [(pid, reader, shown)] = _claims(listed, "CD-ROM")
+    cd = next(c for c in listed.claims if c.span == "CD-ROM")
+    assert (pid, reader, shown, cd.verdict.verdict) == ("P437", "types", ["floppy disk"], "NOT_ENOUGH_INFO")
+    alone = verify_text(kg, "Dark Quest was available on CD-ROM.")
+    assert [(c.claim.property_id, c.reader, c.verdict.verdict) for c in alone.claims if c.span == "CD-ROM"] == \
+        [("P437", "types", "REFUTED")]

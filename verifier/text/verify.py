@@ -188,6 +188,7 @@ def related_facts(kg, checker: Checker, text: str, subject_ids: list[str], n: in
 
 
 MOSTLY = 0.5  # a majority of the value's statements
+GUESSED = ("types", "triggers")  # readers that take the relation from the value's type or a nearby word
 
 
 def _swap_of_a_kind(kg, v: Verdict) -> bool:
@@ -242,6 +243,9 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
         checkpoint("claims", i, len(merged))
         verdicts.extend(checker.check([c.claim for c, _ in merged[i:i + CHECK_BATCH]]))
     kept = []
+    # (sentence, subject, property) of the values the graph links outright, each the graph's own value
+    linked_values = {(c.sentence_index, c.claim.subject_id, c.claim.property_id)
+                     for (c, _), v in zip(merged, verdicts) if c.reader == "linked" and v.verdict == SUPPORTED}
     for (c, source), v in zip(merged, verdicts):
         a, b = sentences[c.sentence_index]
         # A tiny model's reading is a guess: it stays when the graph confirms it, or refutes it and the sentence
@@ -254,7 +258,14 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
             notes.append(f"LLM reading not kept ({v.verdict}): {c.claim.subject} | {c.claim.predicate} | "
                          f"{c.claim.object}")
             continue
-        if c.reader == "types" and c.claim.object_id and v.verdict == REFUTED and not _swap_of_a_kind(kg, v):
+        if c.reader in GUESSED and v.verdict == REFUTED and \
+                (c.sentence_index, c.claim.subject_id, c.claim.property_id) in linked_values:
+            # The sentence names the graph's value of this property too ("available on floppy disk and CD-ROM",
+            # "Soyuz TM-3, Soyuz TM-8 and STS-51-J"): by its own words the property has several values here, so
+            # one the graph lacks may be missing from it rather than wrong (open world).
+            v = replace(v, verdict=NOT_ENOUGH_INFO, reason=v.reason + "; the sentence also names the graph's value of "
+                        "this property: a value beside it may be missing from the graph, not refuted")
+        elif c.reader == "types" and c.claim.object_id and v.verdict == REFUTED and not _swap_of_a_kind(kg, v):
             # The relation was guessed from the value's type, not stated: unless the graph's value is of the same
             # kind as the claimed one, the sentence may mean another relation; doubtful, not wrong.
             v = replace(v, verdict=NOT_ENOUGH_INFO, reason=v.reason + "; relation read from the value's type, "

@@ -199,8 +199,10 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
                 continue
             # "Sire Records released La Isla Bonita ... on February 25, 1990": the date's property is one the
             # subject lacks; the nearest other thing named that holds it is what the date is about.
+            # Only when the subject cannot hold it: a journal "established in 2002 by X, and published by Y" the
+            # graph gives no inception is still the one established, not Y.
             holders = [x for x in ms if x.entity_id != subject.entity_id and
-                       any(st.property in named for st in statements.get(x.entity_id, ()))]
+                       any(st.property in named for st in statements.get(x.entity_id, ()))] if foreign else []
             if holders:
                 x = min(holders, key=lambda x: abs(x.start - a - s))
                 pid = next(p for p in named if any(st.property == p for st in statements.get(x.entity_id, ())))
@@ -225,8 +227,9 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
                 _TITLE_YEAR.fullmatch(sentence, subject.end - a, s):
             emit(si, subject, next(iter(held_time)), a + s, a + e, reader="types")  # "Son of Zorro (1950)"
             continue
-        if "types" in readers and (_next_to_class_noun(sentence, s, e, subject_classes, facts) or
-                                   _DESCRIBES.search(sentence, 0, s)):
+        # "X is a 1994 film": X before the date ("… is a 2001 film …, shown in Mitaka, Japan" describes no Japan).
+        if "types" in readers and subject.end - a <= s and (
+                _next_to_class_noun(sentence, s, e, subject_classes, facts) or _DESCRIBES.search(sentence, 0, s)):
             best = max(sorted(time_props), key=lambda p: (p in held, class_props.get(p, 0.0), schema.usage(p)))
             emit(si, subject, best, a + s, a + e, reader="types")
             continue
