@@ -99,3 +99,36 @@ def test_a_value_listed_beside_the_graphs_value_is_not_refuted(kg_of):
     alone = verify_text(kg, "Dark Quest was available on CD-ROM.")
     assert [(c.claim.property_id, c.reader, c.verdict.verdict) for c in alone.claims if c.span == "CD-ROM"] == \
         [("P437", "types", "REFUTED")]
+
+
+def test_a_description_after_a_bracketed_aside_is_still_the_subjects(kg_of):
+    # "Renaud Lavillenie ([.no la.vi.l.ni]; born 18 September 1986) is a French pole vaulter": the asides are read past.
+    occupations = [entity("Q10", "pole vaulter"), entity("Q11", "basketball player")]
+    kg = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P106", "occupation", "wikibase-item"),
+                *occupations, entity("Q20", "Ann Hoop", claims=[("P106", item("Q11", None))]),
+                entity("Q21", "Lena Voss", claims=[("P106", item("Q10", None))])])
+    text = "Lena Voss (born 18 September 1986 in Boulogne-sur-Mer; also written Lena Vos) is a French {}."
+    wrong = verify_text(kg, text.format("basketball player"))
+    assert _claims(wrong, "basketball player") == [("P106", "types", ["pole vaulter"])]
+    right = verify_text(kg, text.format("pole vaulter"))
+    assert [v for _, _, v in _claims(right, "pole vaulter")] == [SUPPORTED]
+
+
+def test_a_common_noun_does_not_refute_a_value_the_graph_names_only_as_a_proper_name(kg_of):
+    # "a general of the People's Liberation Army" beside the graph's "Shang Jiang" (that army's general rank): the
+    # common noun may be the generic word for it. Beside another common noun ("colonel") it is a swap of a kind.
+    ranks = [entity("Q1", "military rank"),
+             entity("Q83", "general officer", claims=[("P31", item("Q1", None))], aliases=["general"]),
+             entity("Q84", "colonel", claims=[("P31", item("Q1", None))]),
+             entity("Q85", "Shang Jiang", claims=[("P31", item("Q1", None))])]
+    officers = [entity(f"Q{300 + i}", f"Officer {i}", claims=[("P410", item(("Q83", "Q84")[i % 2], None))])
+                for i in range(30)]  # enough single-ranked officers for the rank to be measured single-valued
+    kg = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P410", "military rank", "wikibase-item"),
+                *ranks, *officers, entity("Q90", "Wang Li", claims=[("P410", item("Q85", None))]),
+                entity("Q91", "Chen Bo", claims=[("P410", item("Q84", None))])])
+
+    def verdicts(text):
+        return [(c.claim.property_id, c.reader, c.verdict.verdict) for c in verify_text(kg, text).claims
+                if c.span == "general"]
+    assert verdicts("Wang Li was a general of the army.") == [("P410", "types", "NOT_ENOUGH_INFO")]
+    assert verdicts("Chen Bo was a general of the army.") == [("P410", "types", "REFUTED")]

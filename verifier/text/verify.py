@@ -194,16 +194,21 @@ GUESSED = ("types", "triggers")  # readers that take the relation from the value
 def _swap_of_a_kind(kg, v: Verdict) -> bool:
     """The claimed value mostly fills this property in the graph, or every value the graph gives instead shares a
     class with it (a league for a league, a person for a person); and no name holds the other's words ("Greek" /
-    "Ancient Greek", "navy" / "German Navy" are readings of one name, not a swap): then a relation guessed from the
-    value's type is as good as a stated one."""
+    "Ancient Greek", "navy" / "German Navy" are readings of one name, not a swap), nor is the text's a common noun
+    where the graph has only proper names: then a relation guessed from the value's type is as good as a stated one."""
     claimed = v.claim.object_id
     others = [i for i in v.correction_ids if i and i != claimed]
     if not claimed or not others:
         return False
     words = set(normalise(v.claim.object).split())
-    for label in (set(normalise(e.value).split()) for e in v.evidence if e.value_id in others):
+    graph_names = [e.value for e in v.evidence if e.value_id in others]
+    for label in (set(normalise(name).split()) for name in graph_names):
         if words and (words <= label or label <= words):
             return False
+    # A common noun of the text ("a general of the PLA") against values the graph names only as proper names
+    # ("Shang Jiang", that army's rank): the word may be the generic term for the graph's value, not another one.
+    if v.claim.object[:1].islower() and graph_names and all(name[:1].isupper() for name in graph_names):
+        return False
     role = GraphSchema.of(kg).roles([claimed]).get(claimed, {})
     # most of the claimed value's uses in the graph are as this property's value: it is a value of that kind
     uses = sum(role.values())

@@ -252,8 +252,9 @@ _DESCRIPTION = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the)\s+([^,;:()]*?)(
 def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> None:
     """Lower-case names inside the subject's description (genre, occupation...): each a claim on the subject's
     property that such values fill elsewhere in the graph (their role), when the subject holds it."""
-    m = _DESCRIPTION.search(sentence, max(0, subject.end - a))
-    if not m or m.start() - (subject.end - a) > 40:
+    after = _past_asides(sentence, max(0, subject.end - a))
+    m = _DESCRIPTION.search(sentence, after)
+    if not m or m.start() - after > 40:
         return
     lo, hi = m.start(1), m.end(1)
     inside = sorted((w for w in weak if lo <= w[0] - a and w[1] - a <= hi), key=lambda w: w[0] - w[1])
@@ -268,6 +269,24 @@ def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> 
                     if pid in held and pid != INSTANCE_OF), default=None)
         if best:
             emit(si, subject, best[1], s, e, best[2], reader="types")
+
+
+def _past_asides(sentence: str, at: int) -> int:
+    """The offset after the bracketed asides that follow `at` ("Renaud Lavillenie ([.no la.vi.l.ni]; born 1986) is a
+    French pole vaulter": the description follows the name once its asides are read past)."""
+    while True:
+        m = re.match(r"\s*[(\[]", sentence[at:])
+        if not m:
+            return at
+        depth, i = 0, at + m.start() + len(m.group()) - 1
+        for i in range(i, len(sentence)):
+            depth += sentence[i] in "(["
+            depth -= sentence[i] in ")]"
+            if depth == 0:
+                break
+        else:
+            return at  # an aside left open: nothing after it is the description's
+        at = i + 1
 
 
 def _dated_object(sentence, a, at, subject, ms, statements, lexicon, schema, blocked):
