@@ -149,3 +149,33 @@ def test_a_failed_save_of_the_keys_never_fails_the_check(builds, tmp_path, monke
     assert len(results.read_bytes().splitlines()) == len(CLAIMS)
     assert not os.path.exists(savedkeys.keys_path(str(results)))
     assert not [p for p in os.listdir(tmp_path) if ".tmp-" in p]
+
+
+def test_damaged_keys_are_never_trusted_nor_a_crash(builds, tmp_path):
+    """Keys cut short, of another shape or with broken metadata: `load` gives None (the file is parsed instead)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    old, _ = builds
+    _, results = checked_on(old, tmp_path)
+    path = savedkeys.keys_path(str(results))
+    good = open(path, "rb").read()
+    table = pq.read_table(path)
+    meta = json.loads(table.schema.metadata[b"kgcheck.rekeys"])
+
+    def write(tbl, new_meta):
+        pq.write_table(tbl.replace_schema_metadata({b"kgcheck.rekeys": json.dumps(new_meta).encode()}), path)
+
+    damaged = [lambda: open(path, "wb").write(good[: len(good) // 2]),
+               lambda: open(path, "wb").write(b"PAR1" + b"\0" * 64 + b"PAR1"),
+               lambda: write(table.drop_columns(["start"]), meta),
+               lambda: write(table.set_column(0, "claim", table["claim"].cast(pa.string())), meta),
+               lambda: write(table, {**meta, "results": "many"}),
+               lambda: write(table, {k: v for k, v in meta.items() if k != "bom"}),
+               lambda: write(table, {**meta, "format": 0}),
+               lambda: write(table.slice(0, table.num_rows - 1), meta)]  # the end-of-file row gone
+    for damage in damaged:
+        damage()
+        assert savedkeys.load(str(results)) is None
+    open(path, "wb").write(good)
+    assert savedkeys.load(str(results)) is not None

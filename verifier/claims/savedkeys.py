@@ -196,15 +196,17 @@ def load(results_path: str) -> SavedKeys | None:
         if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("file") != fingerprint(results_path):
             return None
         table = pq.read_table(path, read_dictionary=["kind"])
-    except (OSError, ValueError, pa.ArrowException):
+        kinds = table["kind"]
+        lines = table.filter(pc.equal(kinds, LINE))
+        asked = table.filter(pc.equal(kinds, ASK)).select(["claim", "a", "b", "held", "text", "reached"]).rename_columns(
+            ["claim", "subject", "property", "value", "text", "reached"])
+        closed_world = table.filter(pc.equal(kinds, CLOSED_WORLD))["claim"]
+        starts = array("q", lines.sort_by("claim")["start"].to_pylist())
+        counts = int(meta["results"]), int(meta["others"])
+        bom = bytes.fromhex(meta["bom"])
+    except (OSError, ValueError, KeyError, TypeError, pa.ArrowException):
         return None  # unreadable keys are only a missed shortcut: the file is keyed by parsing it
-    kinds = table["kind"]
-    lines = table.filter(pc.equal(kinds, LINE))
-    asked = table.filter(pc.equal(kinds, ASK)).select(["claim", "a", "b", "held", "text", "reached"]).rename_columns(
-        ["claim", "subject", "property", "value", "text", "reached"])
-    closed_world = table.filter(pc.equal(kinds, CLOSED_WORLD))["claim"]
-    starts = array("q", lines.sort_by("claim")["start"].to_pylist())
-    if len(starts) != meta["results"] + meta["others"] + 1:
-        return None
-    return SavedKeys(table, asked, starts, bytes.fromhex(meta["bom"]), meta["results"], meta["others"],
-                     pc.min(closed_world).as_py() if len(closed_world) else None)
+    columns = {f.name: f.type.value_type if pa.types.is_dictionary(f.type) else f.type for f in table.schema}
+    if columns != {f.name: f.type for f in SCHEMA} or len(starts) != sum(counts) + 1:
+        return None  # keys of another shape, or not a line each
+    return SavedKeys(table, asked, starts, bom, *counts, pc.min(closed_world).as_py() if len(closed_world) else None)
