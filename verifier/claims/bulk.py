@@ -189,8 +189,10 @@ def run_bulk(kg, items: Iterable[Claim | BadClaim], out: TextIO | str | None, op
                 record = bad_claim_to_dict(item) if bad else verdict_to_dict(item)
                 line = orjson.dumps(record) + b"\n"
                 write(line)
-                if recorder is not None:  # a result written here has the shape of one: no shape test
-                    recorder.add(line, None) if bad else recorder.add(line, *result_rows(record))
+                if recorder is not None and bad:
+                    recorder.add(line, None)
+                elif recorder is not None:  # a result written here has the shape of one: no shape test
+                    recorder.add(line, *result_rows(record))
             if bar is not None:
                 bar.update(1)
     finally:

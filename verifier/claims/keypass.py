@@ -135,7 +135,6 @@ def key_results(diff, results_path: str, link=None, options: CheckOptions = Chec
         con.register("texts_batch", texts)
         con.execute("INSERT INTO changed_texts SELECT text FROM texts_batch")
         con.unregister("texts_batch")
-    can_meet = _reachable(con)
     moved = moved_before_keys(con, diff.old, diff.new, REACHABLE_MAX)
     saved = savedkeys.load(results_path) if stored else None  # what `check` noted of each line, as it wrote it
     if saved is not None:
@@ -148,7 +147,7 @@ def key_results(diff, results_path: str, link=None, options: CheckOptions = Chec
         n, others, asked = saved.results, saved.others, saved.asked.to_pydict()
     else:
         results = ResultsFile(results_path)
-        # every key when the change tables are too large to hold
+        can_meet = _reachable(con)  # every key when the change tables are too large to hold
         n, others, asked = _parse_keys(con, results, options, may_move, measured, stored, can_meet,
                                        moved if can_meet else None)
     _namesakes(con, diff.new)

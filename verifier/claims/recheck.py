@@ -21,7 +21,7 @@ from kgcheck.verifier.claims.check import Checker, CheckOptions
 from kgcheck.verifier.claims.gcpause import with_fewer_collections
 from kgcheck.verifier.claims import savedkeys
 from kgcheck.verifier.claims.keypass import key_results, linker
-from kgcheck.verifier.claims.rekeys import saved_rows
+from kgcheck.verifier.claims.rekeys import result_rows
 from kgcheck.verifier.claims.resultsfile import ResultsFile
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.serialize import verdict_to_dict
@@ -172,8 +172,7 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
         with ThreadPoolExecutor(1, thread_name_prefix="kgcheck-rewrite") as pool:
             written = pool.submit(_rewrite, keyed.file, tmp, replaced)
             save_keys = None if keyed.saved is None else savedkeys.carry(
-                keyed.saved, replaced, lambda recorder, number, line: recorder.add_rows(number, *saved_rows(
-                    records[number])))
+                keyed.saved, replaced, lambda recorder, number: recorder.add_rows(number, *result_rows(records[number])))
             written.result()
         os.replace(tmp, out_path)
     finally:

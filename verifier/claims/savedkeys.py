@@ -1,8 +1,8 @@
 """The recheck keys of a results file, saved beside it as `<results>.rekeys.parquet`.
 
 A recheck after a rebuild starts by keying every line of the results file (keypass.py): which statements,
-subjects, names and measures each verdict read. That pass parses every line, about half of a recheck's own
-work on a pipeline's file. The keys depend only on the line, so `kgcheck check` records them as it writes each
+subjects, names and measures each verdict read. That pass parses every line: a quarter to a third of a recheck
+of a pipeline's file. The keys depend only on the line, so `kgcheck check` records them as it writes each
 result and `kgcheck recheck` for the file it writes: the next recheck reads them instead of parsing the file.
 
 They are a cache, never the truth: read only when they were made by this key format for exactly this file —
@@ -10,7 +10,7 @@ same size, modification time, and first and last bytes — and only for builds t
 Anything else (a file edited, appended to, written by an older kgcheck or to stdout) is keyed by parsing it,
 as without them. One Parquet file of rows (claim = the line number):
 - kind `sp`, `st`, `any`, ... : the line's keys (rekeys.result_keys, unfiltered: the join meets the same changes);
-- kind `ask`: a measured result's (subject, property, value, text, reached) row (keypass.measured_rows);
+- kind `ask`: a measured result's (subject, property, value, text, reached) row (rekeys.measured_rows);
 - kind `cw`: the line holds a `check --closed-world` verdict;
 - kind `line`: where line `claim` starts (`start`); one more row holds the end of the file.
 """
@@ -148,7 +148,7 @@ class KeyRecorder:
 
 def carry(saved: SavedKeys, replaced: dict[int, bytes], note):
     """The keys of a copy of the file SAVED describes with the REPLACED lines (line number -> the new line): the saved
-    rows of the other lines, and note(recorder, number, line) for each replaced one. Returns save(copy_path) -> bool,
+    rows of the other lines, and note(recorder, number) for each replaced one. Returns save(copy_path) -> bool,
     to call once the copy is written (the keys name the file as it is then)."""
     import numpy as np
     import pyarrow.compute as pc
@@ -160,7 +160,7 @@ def carry(saved: SavedKeys, replaced: dict[int, bytes], note):
     lengths = np.diff(np.frombuffer(saved.starts, np.int64))  # each line's, then the new ones where replaced
     for number in sorted(replaced):
         lengths[number - 1] = len(replaced[number])
-        note(fresh, number, replaced[number])
+        note(fresh, number)
     fresh.starts = array("q", (np.cumsum(lengths) - lengths + len(saved.bom)).tobytes())
     fresh.at = len(saved.bom) + int(lengths.sum())
     carried = table.filter(pc.invert(gone)).cast(SCHEMA)

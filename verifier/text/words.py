@@ -40,6 +40,7 @@ _OPENS = re.compile(r"[\W_]*(?:the\s+)?[\W_]*", re.IGNORECASE)  # before a subje
 # Or a fronted phrase before the main clause's subject: "Directed by Marc Daniels, Assignment: Earth was ...".
 _FRONTED = re.compile(r"[^;:]*,\s+(?:the\s+)?", re.IGNORECASE)
 VERB_AFTER = re.compile(r"\s+(?:is|was|are|were|has|had)\b", re.IGNORECASE)  # a subject's verb right after it
+_ASIDE_OPENS = re.compile(r"\s*[(\[]")  # a bracketed aside right after a name
 _CLAUSE_BREAK = re.compile(r"[;:()\[\]\"“”]|,\s+(?:and|but|while|which|who)\b")
 
 
@@ -274,19 +275,16 @@ def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> 
 def _past_asides(sentence: str, at: int) -> int:
     """The offset after the bracketed asides that follow `at` ("Renaud Lavillenie ([.no la.vi.l.ni]; born 1986) is a
     French pole vaulter": the description follows the name once its asides are read past)."""
-    while True:
-        m = re.match(r"\s*[(\[]", sentence[at:])
-        if not m:
-            return at
-        depth, i = 0, at + m.start() + len(m.group()) - 1
-        for i in range(i, len(sentence)):
-            depth += sentence[i] in "(["
-            depth -= sentence[i] in ")]"
+    while m := _ASIDE_OPENS.match(sentence, at):
+        depth = 0
+        for i in range(m.end() - 1, len(sentence)):
+            depth += (sentence[i] in "([") - (sentence[i] in ")]")
             if depth == 0:
                 break
         else:
             return at  # an aside left open: nothing after it is the description's
         at = i + 1
+    return at
 
 
 def _dated_object(sentence, a, at, subject, ms, statements, lexicon, schema, blocked):
