@@ -5,7 +5,6 @@ few queries; single-claim callers get the same answers lazily.
 """
 from __future__ import annotations
 
-import math
 import threading
 from dataclasses import dataclass
 
@@ -19,15 +18,11 @@ from kgcheck.index.store import HIERARCHY
 from kgcheck.verifier.claims.cooccur import CoOccurrence
 from kgcheck.verifier.claims.judge import JudgeFacts
 from kgcheck.verifier.claims.measures import StoredMeasures
+from kgcheck.verifier.claims.thresholds import (MAX_MULTI_SHARE, MAX_MULTI_UPPER, MIN_SUBJECTS,  # noqa: F401
+                                               Z95, wilson_upper)
+from kgcheck.verifier.claims.trace import TraceMeasures
 
 MAX_DEPTH = 5
-MIN_SUBJECTS = 20  # below this the data says too little about a property's functionality
-# Measured fallback (no constraint in the dump): a conflicting value refutes only when at most 5% of the
-# subjects holding the property hold several best values (a refutation then errs <= 5% of the time even if
-# every such subject had an unlisted value), and the 95% Wilson upper bound stays under 10%.
-MAX_MULTI_SHARE = 0.05
-MAX_MULTI_UPPER = 0.10
-Z95 = 1.645  # one-sided 95%
 
 
 @dataclass(frozen=True)
@@ -40,15 +35,6 @@ class Exclusivity:
     separators: tuple[str, ...] = ()
     multi_share: float | None = None  # measured share of subjects with several best values
     subjects: int = 0  # subjects holding the property (measured)
-
-
-def wilson_upper(k: int, n: int, z: float = Z95) -> float:
-    if n == 0:
-        return 1.0
-    p = k / n
-    centre = p + z * z / (2 * n)
-    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return min(1.0, (centre + spread) / (1 + z * z / n))
 
 
 def ancestor_closure(parent_rows, ids) -> dict[str, set[str]]:
@@ -104,6 +90,7 @@ class KGFacts(JudgeFacts):
         self._datatypes: dict[str, str | None] = {}
         self._similarity: dict[tuple[str, str], float] = {}
         self.measures = StoredMeasures(kg)
+        self.trace = TraceMeasures(kg)
 
     # -- names and labels -------------------------------------------------------------------------
     def prefetch_names(self, ids) -> None:
@@ -185,8 +172,9 @@ class KGFacts(JudgeFacts):
         """(subject, property, held values, claimed values) the judge may measure (open world): their measure
         rows and co-occurrence counts, in bulk. Only properties not single-valued by themselves need them.
         statement_rows: every statement row of those subjects, when read already (KG.statement_rows)."""
-        self.measures.prefetch([a for a in asked if not self.exclusivity(a[1], a[0]).exclusive], MIN_SUBJECTS,
-                               self._overall, statement_rows)
+        asked = [a for a in asked if not self.exclusivity(a[1], a[0]).exclusive]
+        self.measures.prefetch(asked, MIN_SUBJECTS, self._overall, statement_rows)
+        self.trace.prefetch(asked, self.measures.subject)
 
     def _overall(self, pid: str, subject: str) -> tuple[int, float] | None:
         """(subjects, share holding several) of pid graph-wide, when measured: what co-occurrence expects from."""
@@ -230,6 +218,13 @@ class KGFacts(JudgeFacts):
         """How often other subjects hold a claimed value beside the subject's values of pid (cooccur.py)."""
         overall = self._overall(pid, subject)
         return self.measures.cooccurrence(pid, subject, held, claimed, *overall) if overall else None
+
+    def trace_exclusivity(self, pid: str, subject: str, held: list[str], claimed: list[str]) -> Exclusivity | None:
+        """The trace test (trace.py): every reading of the claimed value untraced where a true one rarely is."""
+        found = self.trace.outcome(pid, subject, held, claimed, self.measures.subject(subject))
+        if found is None:
+            return None
+        return Exclusivity("trace", found.exclusive, found.detail, TIME_SEPARATORS, found.share, found.subjects)
 
     def datatype(self, pid: str) -> str | None:
         if pid not in self._datatypes:

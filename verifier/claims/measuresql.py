@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import os
 
-from .facts import MAX_MULTI_SHARE, MAX_MULTI_UPPER, MIN_SUBJECTS, Z95
+from .thresholds import MAX_MULTI_SHARE, MAX_MULTI_UPPER, MIN_SUBJECTS, Z95
 
 # How far down judge.py's order of measured tests (0 overall, 1 by class, 2 by value, 3 by profile, 4
-# co-occurrence) a verdict read, by the test that decided it: the tests after that one were never asked, so
+# co-occurrence, 5 trace) a verdict read, by the test that decided it: the tests after that one were never asked, so
 # their rows cannot move it unless the deciding test's own outcome changes (keyed by that test's rows).
-TESTS_READ = {"measured": 0, "class": 1, "value": 2, "profile": 3, "co-occurrence": 4, "none": 4}
+TESTS_READ = {"measured": 0, "class": 1, "value": 2, "profile": 3, "co-occurrence": 4, "trace": 5, "none": 5}
 MEASURED = frozenset(TESTS_READ)  # `exclusivity` of a result that came from measuring the graph (not a constraint)
-BY_CLASS, BY_VALUE, BY_PROFILE, COOCCURRENCE = (TESTS_READ[e] for e in ("class", "value", "profile", "co-occurrence"))
+BY_CLASS, BY_VALUE, BY_PROFILE, COOCCURRENCE, TRACE = (TESTS_READ[e] for e in ("class", "value", "profile",
+                                                                                "co-occurrence", "trace"))
 
 
 def parquet_path(directory: str, name: str) -> str | None:

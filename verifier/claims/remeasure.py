@@ -16,7 +16,8 @@ rows of its values and of the claimed values, or a statement of the property wit
 its by-class test on each build's classes comes out otherwise (reclass.py) (its own statements of the claimed
 property are keyed by recheck.py already). A row counts as changed when the measured test's
 outcome on it changed. A verdict that found nothing exclusive reads co-occurrence too: its test is evaluated
-in SQL on both builds (`cooccurrence_flips`), and the result is re-checked when the outcome differs. Counts
+in SQL on both builds (`cooccurrence_flips`), and the result is re-checked when the outcome differs; so is the
+trace test (trace.py `trace_flips`). Counts
 that moved without changing any outcome leave the verdict as it was, though the counts its reason quotes and
 its confidence may be stale (bench/diff.py counts those). Not traced: the measures of a namesake the verdict
 did not choose. Builds without measure tables (index schema 2) fall back to `measure_gate`:
@@ -32,6 +33,7 @@ from .cooccur import MIN_EXPECTED
 from .facts import MIN_SUBJECTS
 from .measuresql import (BY_CLASS, BY_PROFILE, BY_VALUE, COOCCURRENCE, MEASURED, TESTS_READ, decides_sql, flipped_sql,
                          parquet_path)
+from .trace import trace_flips
 from .reclass import class_chain, class_edit_flips, loosest_class_flips, subclass_edges_sql
 
 CLASS_PROPERTIES = (INSTANCE_OF, SUBCLASS_OF)  # what the by-class measures group subjects by
@@ -128,6 +130,7 @@ def measured_hit_sets(con, old_dir: str, new_dir: str):
     loosest class."""
     _subject_statements(con, new_dir)
     yield cooccurrence_flips(con, old_dir, new_dir)
+    yield trace_flips(con, old_dir, new_dir)
     # A subject whose own classes were edited: its by-class test on each build's classes (else re-checked).
     class_edits = class_edit_flips(con, old_dir, new_dir)
     class_edited = f"c.property = '{INSTANCE_OF}' AND k.reached >= {BY_CLASS} OR " if class_edits is None else ""

@@ -1,0 +1,160 @@
+"""The trace test (verifier/claims/trace.py, index/trace.py): an untraced value beside the graph's refutes only where
+a true one would rarely look so; its measures agree with a plain Python reading; a recheck follows a neighbour's edit."""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+import duckdb
+import orjson
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from diff_builds import build, recheck_beside_full
+from kgcheck.verifier.claims.check import Checker
+from kgcheck.verifier.claims.thresholds import wilson_upper
+from kgcheck.verifier.claims.trace import TRACE_RISK, degree_bucket, trace_risk
+from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, Claim
+
+GREECE, OTTOMAN, FRANCE, ITALY, RURITANIA, EET = "Q41", "Q43", "Q142", "Q38", "Q999", "Q6655"
+
+
+def _graph(border_country: str = FRANCE) -> list[dict]:
+    """48 towns described by two properties, each in Greece (one of them also in the Border Region); 12 cities
+    described by four, each in Greece and the Ottoman Empire, in a region holding both (so every value of a
+    city or a region is traced); the Border Region in BORDER_COUNTRY. P17 is many-valued overall, by value and
+    by profile (no other test refutes), single-valued among subjects described as thinly as the towns."""
+    from conftest import fixture_builders
+
+    fx = fixture_builders()
+    ents = [fx.entity(q, name) for q, name in ((GREECE, "Greece"), (OTTOMAN, "Ottoman Empire"), (FRANCE, "France"),
+                                               (ITALY, "Italy"), (RURITANIA, "Ruritania"), (EET, "EET"))]
+    ents.append(fx.entity("Q7000", "Border Region", claims=[("P17", fx.item(border_country, None))]))
+    for i in range(12):
+        ents.append(fx.entity(f"Q60{i:02d}", f"Region {i}", claims=[("P17", fx.item(GREECE, None)),
+                                                                   ("P17", fx.item(OTTOMAN, None))]))
+        ents.append(fx.entity(f"Q50{i:02d}", f"City {i}", claims=[
+            ("P17", fx.item(GREECE, None)), ("P17", fx.item(OTTOMAN, None)), ("P421", fx.item(EET, None)),
+            ("P131", fx.item(f"Q60{i:02d}", None)), ("P150", fx.item(f"Q60{i:02d}", None))]))
+    for j in range(48):
+        claims = [("P17", fx.item(GREECE, None)), ("P421", fx.item(EET, None))]
+        if j == 6:
+            claims.append(("P131", fx.item("Q7000", None)))
+        ents.append(fx.entity(f"Q3{j:03d}", f"Town {j}", claims=claims))
+    ents += [fx.prop("P17", "country", "wikibase-item"), fx.prop("P421", "located in time zone", "wikibase-item"),
+             fx.prop("P131", "located in the administrative territorial entity", "wikibase-item"),
+             fx.prop("P150", "contains the administrative territorial entity", "wikibase-item")]
+    return ents
+
+
+@pytest.fixture(scope="module")
+def towns(tmp_path_factory):
+    return build(_graph(), tmp_path_factory.mktemp("towns") / "old")
+
+
+def _verdict(index, subject_id: str, object_id: str, object_label: str):
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
+
+    with KG.open(str(index), embedder=FakeEmbedder()) as kg:
+        return Checker(kg).check([Claim(id="c", subject=subject_id, predicate="country", object=object_label,
+                                        subject_id=subject_id, property_id="P17", object_id=object_id)])[0]
+
+
+def test_an_untraced_value_beside_a_thin_subjects_value_refutes_with_the_graphs(towns):
+    v = _verdict(towns, "Q3005", RURITANIA, "Ruritania")
+    assert v.verdict == REFUTED and v.exclusivity == "trace" and v.correction_ids == (GREECE,)
+    assert "nothing near the subject leads to it" in v.reason
+
+
+def test_a_value_a_neighbour_holds_is_traced_and_stays_open(towns):
+    v = _verdict(towns, "Q3006", FRANCE, "France")  # the town's region is in France
+    assert v.verdict == NOT_ENOUGH_INFO and "the graph lists Greece" in v.reason
+
+
+def test_a_subject_among_many_with_several_values_is_never_refuted_by_it(towns):
+    v = _verdict(towns, "Q7000", ITALY, "Italy")  # regions (one property each) hold two countries
+    assert v.verdict == NOT_ENOUGH_INFO
+
+
+def _python_trace_rates(index) -> dict[str, tuple[int, int]]:
+    """The leave-one-out untraced rate of every property, read plainly from the statements (index/trace.py)."""
+    rows = duckdb.sql(f"SELECT DISTINCT subject, property, entity_id FROM '{index}/statements.parquet' "
+                      "WHERE entity_id IS NOT NULL AND rank <> 'deprecated'").fetchall()
+    out, into = defaultdict(set), defaultdict(set)
+    for s, p, v in rows:
+        out[s].add((p, v))
+        into[v].add(s)
+    values = defaultdict(list)
+    for s, p, v in rows:
+        values[(s, p)].append(v)
+    rates: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for (s, p), vs in values.items():
+        if len(vs) < 2:
+            continue
+        for y in vs:
+            near = {v for q, v in out[s] if q != p} | into[s]
+            around_y = {v for _, v in out[y]} | into[y]
+            traced = y in near or bool((near - {s}) & around_y)
+            rates[p][0] += 1
+            rates[p][1] += not traced
+    return {p: tuple(r) for p, r in rates.items()}
+
+
+def test_the_build_measures_the_untraced_rate_and_the_degree_buckets_as_python_reads_them(towns):
+    stored = {p: (n, u) for p, n, u in duckdb.sql(f"FROM '{towns}/measure_trace.parquet'").fetchall()}
+    assert stored == _python_trace_rates(towns)
+    assert stored["P17"] == (48, 0)  # every value of a city or a region is traced
+    degree = {(p, b): (n, k) for p, b, n, k in duckdb.sql(f"FROM '{towns}/measure_degree.parquet'").fetchall()}
+    assert degree[("P17", 1)] == (48, 0)  # the towns (Town 6, with three properties, too)
+    assert degree[("P17", 2)] == (12, 12) and degree[("P17", 0)] == (13, 12)
+
+
+def test_a_recheck_follows_an_edit_of_a_neighbour_that_was_the_only_trace(towns, tmp_path):
+    """Town 6's France was traced through its region; the region moves to Italy: nothing of the town changed, the
+    trace test now refutes, and the recheck finds it (trace_flips) as the full check does."""
+    new = build(_graph(border_country=ITALY), tmp_path / "new")
+    claims = [{"id": "traced", "subject": "Town 6", "predicate": "country", "object": "France", "subject_id": "Q3006",
+               "property_id": "P17", "object_id": FRANCE},
+              {"id": "untouched", "subject": "Town 7", "predicate": "country", "object": "Ruritania",
+               "subject_id": "Q3007", "property_id": "P17", "object_id": RURITANIA}]
+    summary, before, out, full = recheck_beside_full(towns, new, claims, tmp_path)
+    was = [orjson.loads(x) for x in before.read_bytes().splitlines()]
+    now = [orjson.loads(x) for x in full.read_bytes().splitlines()]
+    assert [r["verdict"] for r in was] == [NOT_ENOUGH_INFO, REFUTED]
+    assert now[0]["verdict"] == REFUTED and now[0]["exclusivity"] == "trace"
+    assert out.read_bytes() == full.read_bytes() and summary.rechecked == 1
+
+
+@given(st.integers(1, 5000))
+def test_degree_buckets_are_floor_log2(n):
+    assert 2 ** degree_bucket(n) <= n < 2 ** (degree_bucket(n) + 1)
+
+
+@settings(max_examples=200)
+@given(st.integers(1, 300), st.integers(0, 300), st.booleans(), st.integers(0, 300), st.integers(0, 300))
+def test_the_risk_leaves_the_subject_out_and_needs_enough_subjects(subjects, several, mine, samples, untraced):
+    # the subject is one of the bucket's subjects: among those with several values exactly when `mine`
+    several = min(max(several, int(mine)), subjects if mine else subjects - 1)
+    untraced = min(untraced, samples)
+    risk = trace_risk(subjects, several, mine, samples, untraced)
+    if subjects - 1 < 20 or samples < 20:
+        assert risk is None
+        return
+    assert risk == pytest.approx(wilson_upper(several - mine, subjects - 1) * wilson_upper(untraced, samples))
+    if untraced < samples:  # one more untraced true value never lowers the risk
+        assert trace_risk(subjects, several, mine, samples, untraced + 1) >= risk
+
+
+def test_an_index_without_the_trace_tables_never_refutes_through_it(towns, tmp_path):
+    import shutil
+
+    old = tmp_path / "old-index"
+    shutil.copytree(towns, old)
+    for name in ("measure_degree", "measure_trace"):
+        (old / f"{name}.parquet").unlink()
+    con = duckdb.connect(str(old / "kg.duckdb"))
+    con.execute("DROP VIEW IF EXISTS measure_degree; DROP VIEW IF EXISTS measure_trace")
+    con.close()
+    assert _verdict(old, "Q3005", RURITANIA, "Ruritania").verdict == NOT_ENOUGH_INFO
+    assert json.loads((towns / "manifest.json").read_text())["index"]["counts"]["measure_trace"] > 0

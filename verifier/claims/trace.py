@@ -1,0 +1,205 @@
+"""The trace test: a claimed value nothing near the subject leads to, where a true value rarely looks so.
+
+For a property the graph holds with several values, a claimed value beside the graph's may be a true value the
+graph lacks. It is refuted only when two figures the graph measures of itself (index/trace.py) make that story
+unlikely:
+- m: how often subjects as richly described as this one (same log2 bucket of distinct properties, the subject
+  left out) hold the property with several values (measure_degree) — the chance there is another value at all;
+- u: how often a true value of the property is untraced (measure_trace, leave-one-out) — the chance a missing
+  true value would look like the claim.
+The claim refutes when every reading of its value is untraced and the product of the two one-sided 95 % Wilson
+upper bounds is at most TRACE_RISK, the share of false refutations the measured test tolerates (facts.py
+MAX_MULTI_SHARE): at most that share of true claims of this kind would be refuted. Both need MIN_SUBJECTS.
+Measured on openworld-dev and claims-dev over the wd50k-openworld graph (README): the swapped countries and
+places of sparsely described subjects are refuted; languages and citizenships, untraced as often as not, are not.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pyarrow as pa
+
+from kgcheck.index.trace import TRACE_TABLES, traced_sql
+
+from .thresholds import MAX_MULTI_SHARE, MIN_SUBJECTS, Z95, wilson_upper
+from .measuresql import TRACE, flipped_sql, parquet_path
+
+TRACE_RISK = MAX_MULTI_SHARE
+
+
+def degree_bucket(properties: int) -> int:
+    """The bucket of a subject with this many distinct properties (index/trace.py measure_degree)."""
+    return int(math.floor(math.log2(properties))) if properties > 0 else 0
+
+
+def trace_risk(subjects: int, several: int, mine_several: bool, samples: int, untraced: int) -> float | None:
+    """The bound on a true claim's chance to be refuted (module text); None when either figure has too few
+    subjects. subjects / several: the degree bucket's row, the subject among them (left out here)."""
+    n, k = subjects - 1, several - int(mine_several)
+    if n < MIN_SUBJECTS or samples < MIN_SUBJECTS:
+        return None
+    return wilson_upper(k, n) * wilson_upper(untraced, samples)
+
+
+@dataclass(frozen=True)
+class TraceOutcome:
+    exclusive: bool
+    risk: float | None
+    untraced: bool  # no reading of the claimed value is traced (False also when not asked: risk too high)
+    share: float  # the degree bucket's share holding several values (the subject left out)
+    subjects: int
+    rate: float  # the property's untraced rate
+
+    @property
+    def detail(self) -> str:
+        if self.risk is None:
+            return "too few subjects to measure how a missing value would look"
+        return (f"nothing near the subject leads to it; {self.share:.1%} of {self.subjects:,} subjects described "
+                f"as richly hold several values and {self.rate:.0%} of true values are this untraced: a true claim "
+                f"looks so at most {self.risk:.1%} of the time")
+
+
+class TraceMeasures:
+    """Reads the trace tables of an index (None from every test when it has none) and decides claims in bulk."""
+
+    def __init__(self, kg):
+        self.kg = kg
+        self._available: bool | None = None
+        self._degree: dict[tuple[str, int], tuple[int, int] | None] = {}
+        self._rate: dict[str, tuple[int, int] | None] = {}
+        self._traced: dict[tuple[str, str, str], bool] = {}
+
+    @property
+    def available(self) -> bool:
+        if self._available is None:  # asked on first use: a facts object may never need it
+            self._available = all(self.kg.has_table(t) for t in TRACE_TABLES)
+        return self._available
+
+    def _fetch_rows(self, pairs) -> None:
+        pairs = {p for p in pairs if p not in self._degree}
+        if pairs:
+            rows = self.kg.sql("SELECT property, bucket, subjects, several FROM measure_degree "
+                               "WHERE property IN (SELECT unnest(?)) AND bucket IN (SELECT unnest(?))",
+                               [sorted({p for p, _ in pairs}), sorted({b for _, b in pairs})])
+            for pid, bucket, subjects, several in rows:
+                if (pid, bucket) in pairs:
+                    self._degree[(pid, bucket)] = (int(subjects), int(several))
+            for pair in pairs:
+                self._degree.setdefault(pair, None)
+        pids = {p for p, _ in pairs} - set(self._rate)
+        if pids:
+            for pid, samples, untraced in self.kg.sql("SELECT property, samples, untraced FROM measure_trace "
+                                                      "WHERE property IN (SELECT unnest(?))", [sorted(pids)]):
+                self._rate[pid] = (int(samples), int(untraced))
+            for pid in pids:
+                self._rate.setdefault(pid, None)
+
+    def _risk(self, pid: str, mine) -> tuple[float | None, tuple, tuple] | None:
+        row = self._degree.get((pid, degree_bucket(len(mine.properties))))
+        rate = self._rate.get(pid)
+        if row is None or rate is None or pid not in mine.best:
+            return None
+        return trace_risk(*row, mine.best[pid] > 1, *rate), row, rate
+
+    def prefetch(self, asked, subject_facts) -> None:
+        """asked: (subject, property, held, claimed); subject_facts(subject) -> measures.SubjectFacts. Reads the
+        rows, then traces in one query every claimed value whose risk could let it refute."""
+        if not self.available:
+            return
+        asked = [(s, p, c) for s, p, held, c in asked if held and c]
+        self._fetch_rows({(p, degree_bucket(len(subject_facts(s).properties))) for s, p, _ in asked})
+        needed = []
+        for subject, pid, claimed in asked:
+            found = self._risk(pid, subject_facts(subject))
+            if found and found[0] is not None and found[0] <= TRACE_RISK:
+                needed += [(subject, pid, z) for z in claimed if (subject, pid, z) not in self._traced]
+        self._trace_all(list(dict.fromkeys(needed)))
+
+    def _trace_all(self, needed: list[tuple[str, str, str]]) -> None:
+        if not needed:
+            return
+        cursor = self.kg.cursor()
+        cursor.register("trace_asked", pa.table({"id": list(range(len(needed))), "subject": [n[0] for n in needed],
+                                                 "property": [n[1] for n in needed], "value": [n[2] for n in needed]}))
+        try:
+            traced = {r[0] for r in cursor.execute(traced_sql("trace_asked", "statements",
+                                                              "statements_by_object")).fetchall()}
+        finally:
+            cursor.unregister("trace_asked")
+        for i, key in enumerate(needed):
+            self._traced[key] = i in traced
+
+    def outcome(self, pid: str, subject: str, held: list[str], claimed: list[str], mine) -> TraceOutcome | None:
+        """The test for a claim (module text); None when the index has no trace tables or the property no rows."""
+        if not self.available or not held or not claimed:
+            return None
+        self._fetch_rows({(pid, degree_bucket(len(mine.properties)))})
+        found = self._risk(pid, mine)
+        if found is None:
+            return None
+        risk, (subjects, several), (samples, untraced) = found
+        share = (several - (mine.best[pid] > 1)) / max(1, subjects - 1)
+        rate = untraced / samples if samples else 1.0
+        if risk is None or risk > TRACE_RISK:
+            return TraceOutcome(False, risk, False, share, subjects - 1, rate)
+        claimed = [z for z in dict.fromkeys(claimed) if z not in held]
+        missing = [(subject, pid, z) for z in claimed if (subject, pid, z) not in self._traced]
+        self._trace_all(missing)
+        alone = bool(claimed) and not any(self._traced[(subject, pid, z)] for z in claimed)
+        return TraceOutcome(alone, risk, alone, share, subjects - 1, rate)
+
+
+def trace_flips(con, old_dir: str, new_dir: str) -> set[int]:
+    """Recheck: claims of measured_keys that asked the trace test (reached >= TRACE, a claimed value id; a name's
+    linked candidates are rows of their own) whose test comes out otherwise on OLD than on NEW, each build read
+    whole — its statements (the subject's description, its neighbours, the claimed value's), its trace tables."""
+    names = ("statements", "statements_by_object", "subject_best") + TRACE_TABLES
+    paths = {b: {n: parquet_path(d, n) for n in names} for b, d in (("old", old_dir), ("new", new_dir))}
+    asked = con.execute(f"SELECT count(*) FROM measured_keys WHERE reached >= {TRACE} AND value IS NOT NULL")
+    if not asked.fetchone()[0]:
+        return set()
+    if all(None in p.values() for p in paths.values()):  # one build without the tables: its outcome is "no"
+        return set()
+    for build in ("old", "new"):
+        _trace_outcomes(con, paths[build], f"trace_on_{build}")
+    flipped = flipped_sql("FROM trace_on_old", "FROM trace_on_new", "claim, property", "refutes")
+    return {r[0] for r in con.execute(f"SELECT DISTINCT claim FROM ({flipped})").fetchall()}
+
+
+def _trace_outcomes(con, paths: dict[str, str | None], name: str) -> None:
+    """TEMP NAME(claim, property, refutes): the trace test of TraceMeasures.outcome on one build, in SQL."""
+    if None in paths.values():
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {name} (claim BIGINT, property VARCHAR, refutes BOOLEAN)")
+        return
+    z2 = Z95 * Z95
+    con.execute(f"""CREATE OR REPLACE MACRO trace_wilson(k, n) AS CASE WHEN n = 0 THEN 1.0 ELSE least(1.0,
+        (k / n + {z2} / (2 * n) + {Z95} * sqrt(greatest(k / n * (1 - k / n) / n + {z2} / (4 * n * n), 0)))
+        / (1 + {z2} / n)) END""")
+    p = {n: f"read_parquet('{v}')" for n, v in paths.items()}
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE trace_pairs AS
+        WITH k AS (SELECT DISTINCT claim, subject, property, value AS z FROM measured_keys
+                   WHERE reached >= {TRACE} AND value IS NOT NULL),
+        st AS (SELECT subject, property, entity_id, rank FROM {p['statements']}
+               WHERE subject IN (SELECT subject FROM k)),
+        held AS (SELECT DISTINCT subject, property, entity_id FROM st
+                 WHERE rank <> 'deprecated' AND entity_id IS NOT NULL),
+        described AS (SELECT subject, count(DISTINCT property) AS n FROM st GROUP BY subject),
+        best AS (SELECT subject, property, n_best FROM {p['subject_best']} WHERE subject IN (SELECT subject FROM k)),
+        risk AS (SELECT DISTINCT k.claim, k.subject, k.property,
+                        trace_wilson(d.several - (b.n_best > 1)::INTEGER, d.subjects - 1)
+                        * trace_wilson(t.untraced, t.samples) AS r
+                 FROM (SELECT DISTINCT claim, subject, property FROM k) k JOIN described s USING (subject)
+                 JOIN best b USING (subject, property)
+                 JOIN {p['measure_degree']} d ON d.property = k.property AND d.bucket = floor(log2(s.n))::INTEGER
+                 JOIN {p['measure_trace']} t ON t.property = k.property
+                 WHERE d.subjects - 1 >= {MIN_SUBJECTS} AND t.samples >= {MIN_SUBJECTS}
+                   AND EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject AND h.property = k.property))
+        SELECT row_number() OVER () AS id, k.claim, k.subject, k.property, k.z AS value
+        FROM k JOIN risk USING (claim, subject, property)
+        WHERE risk.r <= {TRACE_RISK} AND NOT EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject
+                                                      AND h.property = k.property AND h.entity_id = k.z)""")
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE {name} AS
+        WITH traced AS ({traced_sql('trace_pairs', p['statements'], p['statements_by_object'])})
+        SELECT claim, property, bool_and(id NOT IN (SELECT id FROM traced)) AS refutes
+        FROM trace_pairs GROUP BY 1, 2""")
