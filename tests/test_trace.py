@@ -64,7 +64,7 @@ def _verdict(index, subject_id: str, object_id: str, object_label: str):
 def test_an_untraced_value_beside_a_thin_subjects_value_refutes_with_the_graphs(towns):
     v = _verdict(towns, "Q3005", RURITANIA, "Ruritania")
     assert v.verdict == REFUTED and v.exclusivity == "trace" and v.correction_ids == (GREECE,)
-    assert "nothing near the subject leads to it" in v.reason
+    assert "the graph's country is Greece; nothing near Town 5 leads to Ruritania (0.0% of 47 subjects" in v.reason
 
 
 def test_a_value_a_neighbour_holds_is_traced_and_stays_open(towns):

@@ -230,7 +230,8 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
         traced = facts.trace_exclusivity(primary.pid, subject_id, held, claimed) if held and claimed else None
         if traced is not None and traced.exclusive:
             return verdict(REFUTED, CONFIDENCE["trace"] * min(1.0, 0.6 + 0.4 * primary.score), "B",
-                           f"the graph's {pname} is {_listing(conflicts, facts)}; {claim.object} is {traced.detail}",
+                           f"the graph's {pname} is {_listing(conflicts, facts)}; nothing near "
+                           f"{facts.label(subject_id) or subject_id} leads to {claim.object} ({traced.detail})",
                            evidence, corrections=_current(primary_statements)[:3], exclusivity="trace")
         if len(conflicts) == len(rels) and _far_from_all(obj, conflicts, claim):
             return verdict(REFUTED, CONFIDENCE["far"], "B", f"the claimed value is far from every {pname} the graph "

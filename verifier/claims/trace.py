@@ -55,9 +55,9 @@ class TraceOutcome:
     def detail(self) -> str:
         if self.risk is None:
             return "too few subjects to measure how a missing value would look"
-        return (f"nothing near the subject leads to it; {self.share:.1%} of {self.subjects:,} subjects described "
-                f"as richly hold several values and {self.rate:.0%} of true values are this untraced: a true claim "
-                f"looks so at most {self.risk:.1%} of the time")
+        return (f"{self.share:.1%} of {self.subjects:,} subjects described as richly hold several values and "
+                f"{self.rate:.0%} of true values leave no trace: a true claim looks so at most {self.risk:.1%} of "
+                "the time")
 
 
 class TraceMeasures:
