@@ -39,7 +39,7 @@ POINT_IN_TIME, START_TIME, END_TIME = "P585", "P580", "P582"
 # 0.65); "trace": 295 of 316 refutations right (0.93).
 CONFIDENCE = {"constraint": 0.95, "far": 0.9, "closed-world": 0.7, "no-value": 0.9, "absent": 0.95,
               "listed": 0.9, "listed-multi": 0.95, "listed-few": 0.6, "more-specific": 0.9,
-              "co-occurrence": 0.85, "trace": 0.9}
+              "co-occurrence": 0.85, "trace": 0.93}
 MANY_MULTI = 0.3
 # A predicate that is a property's label or alias (the search's lowest such tier); vector and description
 # matches score 0.8 at most.
