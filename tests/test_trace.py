@@ -158,3 +158,25 @@ def test_an_index_without_the_trace_tables_never_refutes_through_it(towns, tmp_p
     con.close()
     assert _verdict(old, "Q3005", RURITANIA, "Ruritania").verdict == NOT_ENOUGH_INFO
     assert json.loads((towns / "manifest.json").read_text())["index"]["counts"]["measure_trace"] > 0
+
+
+def test_a_recheck_from_a_build_without_the_trace_tables_rechecks_what_the_test_now_refutes(towns, tmp_path):
+    """An index built before the trace test (no measure_degree / measure_trace) rebuilt with it: its open listings
+    that the test now refutes flip although nothing in the graph changed, and the recheck finds them."""
+    import shutil
+
+    old = tmp_path / "before-trace"
+    shutil.copytree(towns, old)
+    for name in ("measure_degree", "measure_trace"):
+        (old / f"{name}.parquet").unlink()
+    con = duckdb.connect(str(old / "kg.duckdb"))
+    con.execute("DROP VIEW IF EXISTS measure_degree; DROP VIEW IF EXISTS measure_trace")
+    con.close()
+    claims = [{"id": f"t{j}", "subject": f"Town {j}", "predicate": "country", "object": "Ruritania",
+               "subject_id": f"Q3{j:03d}", "property_id": "P17", "object_id": RURITANIA} for j in (1, 2)]
+    claims.append({"id": "traced", "subject": "Town 6", "predicate": "country", "object": "France",
+                   "subject_id": "Q3006", "property_id": "P17", "object_id": FRANCE})
+    summary, before, out, full = recheck_beside_full(old, towns, claims, tmp_path)
+    assert [orjson.loads(x)["verdict"] for x in before.read_bytes().splitlines()] == [NOT_ENOUGH_INFO] * 3
+    assert [orjson.loads(x)["verdict"] for x in full.read_bytes().splitlines()] == [REFUTED, REFUTED, NOT_ENOUGH_INFO]
+    assert out.read_bytes() == full.read_bytes() and summary.rechecked == 2
