@@ -146,16 +146,21 @@ def test_the_risk_leaves_the_subject_out_and_needs_enough_subjects(subjects, sev
         assert trace_risk(subjects, several, mine, samples, untraced + 1) >= risk
 
 
-def test_an_index_without_the_trace_tables_never_refutes_through_it(towns, tmp_path):
+def _without_trace_tables(index, copy):
+    """A copy of INDEX as a build made before the trace test: no measure_degree / measure_trace files nor views."""
     import shutil
 
-    old = tmp_path / "old-index"
-    shutil.copytree(towns, old)
+    shutil.copytree(index, copy)
     for name in ("measure_degree", "measure_trace"):
-        (old / f"{name}.parquet").unlink()
-    con = duckdb.connect(str(old / "kg.duckdb"))
+        (copy / f"{name}.parquet").unlink()
+    con = duckdb.connect(str(copy / "kg.duckdb"))
     con.execute("DROP VIEW IF EXISTS measure_degree; DROP VIEW IF EXISTS measure_trace")
     con.close()
+    return copy
+
+
+def test_an_index_without_the_trace_tables_never_refutes_through_it(towns, tmp_path):
+    old = _without_trace_tables(towns, tmp_path / "old-index")
     assert _verdict(old, "Q3005", RURITANIA, "Ruritania").verdict == NOT_ENOUGH_INFO
     assert json.loads((towns / "manifest.json").read_text())["index"]["counts"]["measure_trace"] > 0
 
@@ -163,15 +168,7 @@ def test_an_index_without_the_trace_tables_never_refutes_through_it(towns, tmp_p
 def test_a_recheck_from_a_build_without_the_trace_tables_rechecks_what_the_test_now_refutes(towns, tmp_path):
     """An index built before the trace test (no measure_degree / measure_trace) rebuilt with it: its open listings
     that the test now refutes flip although nothing in the graph changed, and the recheck finds them."""
-    import shutil
-
-    old = tmp_path / "before-trace"
-    shutil.copytree(towns, old)
-    for name in ("measure_degree", "measure_trace"):
-        (old / f"{name}.parquet").unlink()
-    con = duckdb.connect(str(old / "kg.duckdb"))
-    con.execute("DROP VIEW IF EXISTS measure_degree; DROP VIEW IF EXISTS measure_trace")
-    con.close()
+    old = _without_trace_tables(towns, tmp_path / "before-trace")
     claims = [{"id": f"t{j}", "subject": f"Town {j}", "predicate": "country", "object": "Ruritania",
                "subject_id": f"Q3{j:03d}", "property_id": "P17", "object_id": RURITANIA} for j in (1, 2)]
     claims.append({"id": "traced", "subject": "Town 6", "predicate": "country", "object": "France",
