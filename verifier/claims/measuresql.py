@@ -30,13 +30,14 @@ def flipped_sql(on_old: str, on_new: str, keys: str, outcome: str) -> str:
 
 
 def decides_sql() -> str:
-    """DuckDB macros: the measured test of facts.py (MIN_SUBJECTS, MAX_MULTI_SHARE, MAX_MULTI_UPPER, one-sided
-    95 % Wilson bound) on n subjects of which k hold several values, as (measurable, exclusive)."""
+    """DuckDB macros: the one-sided 95 % Wilson upper bound (thresholds.wilson_upper, for n > 0) and the measured test
+    of facts.py (MIN_SUBJECTS, MAX_MULTI_SHARE, MAX_MULTI_UPPER) on n subjects of which k hold several values, as
+    (measurable, exclusive)."""
     z2 = Z95 * Z95
-    upper = (f"((k / n + {z2} / (2 * n) + {Z95} * sqrt(greatest(k / n * (1 - k / n) / n + {z2} / (4 * n * n), 0))) "
-             f"/ (1 + {z2} / n))")
-    return (f"CREATE OR REPLACE MACRO exclusive(n, k) AS coalesce(n >= {MIN_SUBJECTS} AND k / n <= {MAX_MULTI_SHARE} "
-            f"AND {upper} <= {MAX_MULTI_UPPER}, false); "
+    return (f"CREATE OR REPLACE MACRO wilson_upper(k, n) AS (k / n + {z2} / (2 * n) "
+            f"+ {Z95} * sqrt(greatest(k / n * (1 - k / n) / n + {z2} / (4 * n * n), 0))) / (1 + {z2} / n); "
+            f"CREATE OR REPLACE MACRO exclusive(n, k) AS coalesce(n >= {MIN_SUBJECTS} AND k / n <= {MAX_MULTI_SHARE} "
+            f"AND wilson_upper(k, n) <= {MAX_MULTI_UPPER}, false); "
             f"CREATE OR REPLACE MACRO decision(n, k) AS [coalesce(n >= {MIN_SUBJECTS}, false), exclusive(n, k)]; "
             # profile and value rows are read with the subject left out, who may or may not hold several
             "CREATE OR REPLACE MACRO others(n, k) AS [decision(n - 1, k), decision(n - 1, k - 1)]")

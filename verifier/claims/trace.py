@@ -23,8 +23,8 @@ import pyarrow as pa
 
 from kgcheck.index.trace import TRACE_TABLES, traced_sql
 
-from .thresholds import MAX_MULTI_SHARE, MIN_SUBJECTS, Z95, wilson_upper
-from .measuresql import TRACE, flipped_sql, parquet_path
+from .thresholds import MAX_MULTI_SHARE, MIN_SUBJECTS, wilson_upper
+from .measuresql import TRACE, decides_sql, flipped_sql, parquet_path
 
 TRACE_RISK = MAX_MULTI_SHARE
 
@@ -172,10 +172,7 @@ def _trace_outcomes(con, paths: dict[str, str | None], name: str) -> None:
     if None in paths.values():
         con.execute(f"CREATE OR REPLACE TEMP TABLE {name} (claim BIGINT, property VARCHAR, refutes BOOLEAN)")
         return
-    z2 = Z95 * Z95
-    con.execute(f"""CREATE OR REPLACE MACRO trace_wilson(k, n) AS CASE WHEN n = 0 THEN 1.0 ELSE least(1.0,
-        (k / n + {z2} / (2 * n) + {Z95} * sqrt(greatest(k / n * (1 - k / n) / n + {z2} / (4 * n * n), 0)))
-        / (1 + {z2} / n)) END""")
+    con.execute(decides_sql())  # wilson_upper (n > 0 here: both counts are at least MIN_SUBJECTS)
     p = {n: f"read_parquet('{v}')" for n, v in paths.items()}
     con.execute(f"""CREATE OR REPLACE TEMP TABLE trace_pairs AS
         WITH k AS (SELECT DISTINCT claim, subject, property, value AS z FROM measured_keys
@@ -187,8 +184,8 @@ def _trace_outcomes(con, paths: dict[str, str | None], name: str) -> None:
         described AS (SELECT subject, count(DISTINCT property) AS n FROM st GROUP BY subject),
         best AS (SELECT subject, property, n_best FROM {p['subject_best']} WHERE subject IN (SELECT subject FROM k)),
         risk AS (SELECT DISTINCT k.claim, k.subject, k.property,
-                        trace_wilson(d.several - (b.n_best > 1)::INTEGER, d.subjects - 1)
-                        * trace_wilson(t.untraced, t.samples) AS r
+                        wilson_upper(d.several - (b.n_best > 1)::INTEGER, d.subjects - 1)
+                        * wilson_upper(t.untraced, t.samples) AS r
                  FROM (SELECT DISTINCT claim, subject, property FROM k) k JOIN described s USING (subject)
                  JOIN best b USING (subject, property)
                  JOIN {p['measure_degree']} d ON d.property = k.property AND d.bucket = floor(log2(s.n))::INTEGER
