@@ -21,7 +21,7 @@ from kgcheck.ingest.writer import MANIFEST, open_database
 
 from .constraints import build_property_constraints, build_property_stats
 from .measures import MEASURE_TABLES, build_holder_best, build_measures, drop_holder_best
-from .trace import TRACE_TABLES, build_trace_measures
+from .trace import TRACE_TABLES, TRACE_VALUE_TABLE, build_trace_measures
 from .encode import EMBED_CHOICES, LocalEncoder, encode_entity_texts, entity_text_sql, write_property_vectors
 from .manifest import INDEX_SCHEMA_VERSION, VECTORS_DIR, IndexError_, read_manifest
 from .store import HIERARCHY, HIERARCHY_TABLE
@@ -262,7 +262,7 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
             HIERARCHY_TABLE: f"{HIERARCHY_TABLE}.parquet sorted by subject (view in kg.duckdb)",
             "measures": {name: f"{name}.parquet sorted by property and key (index/measures.py)"
                          for name in MEASURE_TABLES}
-            | {name: f"{name}.parquet sorted by property (index/trace.py)" for name in TRACE_TABLES},
+            | {name: f"{name}.parquet sorted by property (index/trace.py)" for name in TRACE_TABLES + (TRACE_VALUE_TABLE,)},
             "lookup": f"{LOOKUP_DB}: label_index (by norm, id) and entities (by id)",
             "entity_vectors": [f"{VECTORS_DIR}/{s}" for s in info["entity_shards"]],
             "entity_texts": f"{VECTORS_DIR}/texts.sqlite (FAISS row -> text)",

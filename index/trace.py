@@ -19,6 +19,10 @@ Tables (sorted by property, small row groups: a lookup reads one):
   how richly the graph describes them — bucket = floor(log2(distinct properties of the subject)) — and how many
   hold several best values. A subject the graph says little about holds one value far more often.
 - measure_trace(property, samples, untraced): the leave-one-out trace test over at most TRACE_SAMPLES values.
+- measure_trace_value(property, value, samples, untraced): the same samples split by value, for the values with
+  at least VALUE_MIN_SAMPLES of them: a value many things point at (a country, a language) is reached by many
+  paths, so a true one is untraced far less often than the property's values overall. Optional: an index built
+  before it has none and the checker reads the property's rate alone.
 """
 from __future__ import annotations
 
@@ -26,6 +30,10 @@ from .views import parquet_view
 
 TRACE_SAMPLES = 1000  # values per property the untraced rate is measured on: bounds the build's work per property
 TRACE_TABLES = ("measure_degree", "measure_trace")
+TRACE_VALUE_TABLE = "measure_trace_value"
+# The fewest samples a value's own rate is kept on: the fewest the checker reads a measure on
+# (verifier/claims/thresholds.MIN_SUBJECTS; tests/test_trace.py checks they agree).
+VALUE_MIN_SAMPLES = 20
 
 
 def traced_sql(asked: str, statements: str, by_object: str) -> str:
@@ -51,7 +59,8 @@ def traced_sql(asked: str, statements: str, by_object: str) -> str:
 
 
 def build_trace_measures(con, directory: str) -> dict[str, int]:
-    """Write measure_degree and measure_trace (needs holder_best and the statements table); their row counts."""
+    """Write measure_degree, measure_trace and measure_trace_value (needs holder_best and the statements table);
+    their row counts."""
     counts = {"measure_degree": parquet_view(con, directory, "measure_degree", """
         WITH described AS (SELECT subject, count(DISTINCT property) AS n FROM statements GROUP BY subject)
         SELECT h.property, floor(log2(d.n))::INTEGER AS bucket, count(*) AS subjects,
@@ -70,6 +79,10 @@ def build_trace_measures(con, directory: str) -> dict[str, int]:
     counts["measure_trace"] = parquet_view(con, directory, "measure_trace", """
         SELECT a.property, count(*) AS samples, count(*) - count(h.id) AS untraced
         FROM trace_asked a LEFT JOIN trace_hit h USING (id) GROUP BY ALL ORDER BY 1""")
+    counts[TRACE_VALUE_TABLE] = parquet_view(con, directory, TRACE_VALUE_TABLE, f"""
+        SELECT a.property, a.value, count(*) AS samples, count(*) - count(h.id) AS untraced
+        FROM trace_asked a LEFT JOIN trace_hit h USING (id) GROUP BY ALL
+        HAVING count(*) >= {VALUE_MIN_SAMPLES} ORDER BY 1, 2""")
     con.execute("DROP TABLE IF EXISTS trace_asked")
     con.execute("DROP TABLE IF EXISTS trace_hit")
     return counts

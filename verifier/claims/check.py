@@ -309,9 +309,10 @@ __all__ = ["Checker", "CheckOptions", "entity_values"]
 
 def _may_measure(claims, subjects, wanted_props, statements, linked_ids):
     """(subject, property, held values, claimed values) of every candidate subject holding a claimed property:
-    where an open-world verdict may read the measures (held: the subject's values, not deprecated)."""
+    where an open-world verdict may read the measures (held: the subject's values, not deprecated; claimed: the
+    readings of the claimed value in the linker's order, the first the one it names best)."""
     for claim in claims:
-        claimed = frozenset({claim.object_id} if claim.object_id else linked_ids.get(claim.object, ()))
+        claimed = tuple(dict.fromkeys([claim.object_id] if claim.object_id else linked_ids.get(claim.object, ())))
         for sid, _ in subjects[claim.id]:
             held: dict[str, set[str]] = {}
             for st in statements.get(sid, ()):

@@ -273,21 +273,23 @@ def _link_objects(con, link) -> None:
 
 def _measured_hit_sets(con, old_dir: str, new_dir: str, asked: dict[str, list], link, saved: bool = False):
     """remeasure.measured_hit_sets for the measured results, with their claimed values (ids, or linked names: one
-    row per candidate the checker links the name to)."""
+    row per candidate the checker links the name to, `reading` its place in the linker's order)."""
     schema = pa.schema([("claim", pa.int64()), ("subject", pa.string()), ("property", pa.string()),
-                        ("value", pa.string()), ("reached", pa.int8()), ("by_text", pa.bool_())])
-    table = pa.table(asked, schema=pa.schema([*schema][:-1]).append(pa.field("text", pa.string())))
+                        ("value", pa.string()), ("reached", pa.int8()), ("by_text", pa.bool_()),
+                        ("reading", pa.int8())])
+    table = pa.table(asked, schema=pa.schema([*schema][:-2]).append(pa.field("text", pa.string())))
     # Most claims give their value by id: those rows go in as they are (no Python loop over them).
-    by_id = table.filter(pc.is_valid(table["value"])).select(schema.names[:-1])
+    by_id = table.filter(pc.is_valid(table["value"])).select(schema.names[:-2])
     by_id = by_id.append_column("by_text", pa.repeat(False, by_id.num_rows))
+    by_id = by_id.append_column("reading", pa.repeat(pa.scalar(0, pa.int8()), by_id.num_rows))
     named = table.filter(pc.is_null(table["value"])).to_pydict()
     texts = sorted({t for t in named["text"] if t})
     linked = link(texts) if link and texts else {}
     rows: dict[str, list] = {name: [] for name in schema.names}
     for claim, subject, pid, text, reached in zip(named["claim"], named["subject"], named["property"], named["text"],
                                                   named["reached"]):
-        for v in linked.get(text) or [None]:
-            for column, x in zip(rows, (claim, subject, pid, v, reached, True)):
+        for reading, v in enumerate(linked.get(text) or [None]):
+            for column, x in zip(rows, (claim, subject, pid, v, reached, True, reading)):
                 rows[column].append(x)
     con.register("asked_batch", pa.concat_tables([by_id, pa.table(rows, schema=schema)]))
     con.execute("CREATE OR REPLACE TABLE measured_keys AS SELECT * FROM asked_batch")

@@ -54,7 +54,7 @@ class StoredMeasures:
             mine = self._subjects[subject]
             classes |= {(pid, c) for c in mine.classes}
             profiles |= {(pid, q) for q in mine.properties if q != pid}
-            values |= {(pid, v) for v in held | claimed}
+            values |= {(pid, v) for v in held.union(claimed)}
         self._fetch("measure_class", "class", "subjects, several, pooled_subjects, pooled_several", classes,
                     self._class, _class_row)
         # A subject none of whose classes is measured hands over to their superclasses: read those edges too.

@@ -6,9 +6,11 @@ unlikely:
 - m: how often subjects as richly described as this one (same log2 bucket of distinct properties, the subject
   left out) hold the property with several values (measure_degree) — the chance there is another value at all;
 - u: how often a true value of the property is untraced (measure_trace, leave-one-out) — the chance a missing
-  true value would look like the claim.
+  true value would look like the claim; the claimed value's own rate where the build sampled enough of it
+  (measure_trace_value): a country or a language many things point at is rarely untraced when true.
 The claim refutes when every reading of its value is untraced and the product of the two one-sided 95 % Wilson
-upper bounds is at most TRACE_RISK, the share of false refutations the measured test tolerates (facts.py
+upper bounds is at most TRACE_RISK (u of the reading the text names best: the linker's first, the one rule B
+compares with — a name's further readings are weaker lexical matches, "Coventry" for "United Kingdom"), the share of false refutations the measured test tolerates (facts.py
 MAX_MULTI_SHARE): at most that share of true claims of this kind would be refuted. Both need MIN_SUBJECTS.
 Measured on openworld-dev and claims-dev over the wd50k-openworld graph (README): the swapped countries and
 places of sparsely described subjects are refuted; languages spoken and citizenships, whose true values are
@@ -16,12 +18,13 @@ untraced about a quarter of the time, mostly are not.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
 import pyarrow as pa
 
-from kgcheck.index.trace import TRACE_TABLES, traced_sql
+from kgcheck.index.trace import TRACE_TABLES, TRACE_VALUE_TABLE, traced_sql
 
 from .thresholds import MAX_MULTI_SHARE, MIN_SUBJECTS, wilson_upper
 from .measuresql import TRACE, decides_sql, flipped_sql, parquet_path
@@ -49,15 +52,16 @@ class TraceOutcome:
     risk: float | None
     share: float  # the degree bucket's share holding several values (the subject left out)
     subjects: int
-    rate: float  # the property's untraced rate
+    rate: float  # the untraced rate of the reading the text names best: its value's own, else the property's
+    by_value: bool = False  # the rate is the value's own (measure_trace_value)
 
     @property
     def detail(self) -> str:
         if self.risk is None:
             return "too few subjects to measure how a missing value would look"
         return (f"{self.share:.1%} of {self.subjects:,} subjects described as richly hold several values and "
-                f"{self.rate:.0%} of true values leave no trace: a true claim looks so at most {self.risk:.1%} of "
-                "the time")
+                f"{self.rate:.0%} of true values {'like this one ' if self.by_value else ''}leave no trace: a true "
+                f"claim looks so at most {self.risk:.1%} of the time")
 
 
 class TraceMeasures:
@@ -68,6 +72,8 @@ class TraceMeasures:
         self._available: bool | None = None
         self._degree: dict[tuple[str, int], tuple[int, int] | None] = {}
         self._rate: dict[str, tuple[int, int] | None] = {}
+        self._value_rate: dict[tuple[str, str], tuple[int, int] | None] = {}
+        self._by_value: bool | None = None
         self._traced: dict[tuple[str, str, str], bool] = {}
 
     @property
@@ -95,12 +101,33 @@ class TraceMeasures:
             for pid in pids:
                 self._rate.setdefault(pid, None)
 
-    def _risk(self, pid: str, mine) -> tuple[float | None, tuple, tuple] | None:
+    def _fetch_values(self, keys) -> None:
+        """The values' own untraced rates (an index built before measure_trace_value has none)."""
+        keys = {k for k in keys if k not in self._value_rate}
+        if not keys:
+            return
+        if self._by_value is None:
+            self._by_value = self.kg.has_table(TRACE_VALUE_TABLE)
+        if self._by_value:
+            rows = self.kg.sql(f"SELECT property, value, samples, untraced FROM {TRACE_VALUE_TABLE} "
+                               "WHERE property IN (SELECT unnest(?)) AND value IN (SELECT unnest(?))",
+                               [sorted({p for p, _ in keys}), sorted({v for _, v in keys})])
+            for pid, value, samples, untraced in rows:
+                if (pid, value) in keys and samples >= MIN_SUBJECTS:
+                    self._value_rate[(pid, value)] = (int(samples), int(untraced))
+        for key in keys:
+            self._value_rate.setdefault(key, None)
+
+    def _risk(self, pid: str, mine, value: str | None = None) -> tuple[float | None, tuple, tuple, bool] | None:
+        """(risk, degree row, rate, by value) for a reading of the claimed value (its own rate if measured, else the
+    property's); None without the property's rows."""
         row = self._degree.get((pid, degree_bucket(len(mine.properties))))
         rate = self._rate.get(pid)
         if row is None or rate is None or pid not in mine.best:
             return None
-        return trace_risk(*row, mine.best[pid] > 1, *rate), row, rate
+        own = self._value_rate.get((pid, value)) if value is not None else None
+        return trace_risk(*row, mine.best[pid] > 1, *(own or rate)), row, own or rate, own is not None
+
 
     def prefetch(self, asked, subject_facts) -> None:
         """asked: (subject, property, held, claimed); subject_facts(subject) -> measures.SubjectFacts. Reads the
@@ -109,11 +136,13 @@ class TraceMeasures:
             return
         asked = [(s, p, h, c) for s, p, h, c in asked if h and c]
         self._fetch_rows({(p, degree_bucket(len(subject_facts(s).properties))) for s, p, _, _ in asked})
+        self._fetch_values({(p, z) for _, p, h, c in asked for z in c if z not in h})
         needed = []
         for subject, pid, held, claimed in asked:
-            found = self._risk(pid, subject_facts(subject))
+            values = [z for z in claimed if z not in held]
+            found = self._risk(pid, subject_facts(subject), values[0]) if values else None
             if found and found[0] is not None and found[0] <= TRACE_RISK:
-                needed += [(subject, pid, z) for z in claimed if z not in held and (subject, pid, z) not in self._traced]
+                needed += [(subject, pid, z) for z in values if (subject, pid, z) not in self._traced]
         self._trace_all(list(dict.fromkeys(needed)))
 
     def _trace_all(self, needed: list[tuple[str, str, str]]) -> None:
@@ -135,19 +164,20 @@ class TraceMeasures:
         if not self.available or not held or not claimed:
             return None
         self._fetch_rows({(pid, degree_bucket(len(mine.properties)))})
-        found = self._risk(pid, mine)
+        claimed = [z for z in dict.fromkeys(claimed) if z not in held]
+        self._fetch_values({(pid, z) for z in claimed})
+        found = self._risk(pid, mine, claimed[0] if claimed else None)  # the reading the text names best
         if found is None:
             return None
-        risk, (subjects, several), (samples, untraced) = found
+        risk, (subjects, several), (samples, untraced), by_value = found
         share = (several - (mine.best[pid] > 1)) / max(1, subjects - 1)
-        rate = untraced / samples if samples else 1.0
+        outcome = TraceOutcome(False, risk, share, subjects - 1, untraced / samples if samples else 1.0, by_value)
         if risk is None or risk > TRACE_RISK:
-            return TraceOutcome(False, risk, share, subjects - 1, rate)
-        claimed = [z for z in dict.fromkeys(claimed) if z not in held]
+            return outcome
         missing = [(subject, pid, z) for z in claimed if (subject, pid, z) not in self._traced]
         self._trace_all(missing)
         alone = bool(claimed) and not any(self._traced[(subject, pid, z)] for z in claimed)
-        return TraceOutcome(alone, risk, share, subjects - 1, rate)
+        return dataclasses.replace(outcome, exclusive=alone)
 
 
 def trace_flips(con, old_dir: str, new_dir: str) -> set[int]:
@@ -161,41 +191,50 @@ def trace_flips(con, old_dir: str, new_dir: str) -> set[int]:
         return set()
     if all(None in p.values() for p in paths.values()):  # one build without the tables: its outcome is "no"
         return set()
-    for build in ("old", "new"):
-        _trace_outcomes(con, paths[build], f"trace_on_{build}")
+    for build, directory in (("old", old_dir), ("new", new_dir)):
+        _trace_outcomes(con, paths[build], parquet_path(directory, TRACE_VALUE_TABLE), f"trace_on_{build}")
     flipped = flipped_sql("FROM trace_on_old", "FROM trace_on_new", "claim, property", "refutes")
     return {r[0] for r in con.execute(f"SELECT DISTINCT claim FROM ({flipped})").fetchall()}
 
 
-def _trace_outcomes(con, paths: dict[str, str | None], name: str) -> None:
-    """TEMP NAME(claim, property, refutes): the trace test of TraceMeasures.outcome on one build, in SQL."""
+def _trace_outcomes(con, paths: dict[str, str | None], value_path: str | None, name: str) -> None:
+    """TEMP NAME(claim, property, refutes): the trace test of TraceMeasures.outcome on one build, in SQL: within
+    TRACE_RISK by the rate of the first reading not held (its own in VALUE_PATH, if any, else the property's), and
+    every reading not held untraced."""
     if None in paths.values():
         con.execute(f"CREATE OR REPLACE TEMP TABLE {name} (claim BIGINT, property VARCHAR, refutes BOOLEAN)")
         return
     con.execute(decides_sql())  # wilson_upper (n > 0 here: both counts are at least MIN_SUBJECTS)
     p = {n: f"read_parquet('{v}')" for n, v in paths.items()}
+    own = (f"read_parquet('{value_path}')" if value_path else
+           "(SELECT NULL::VARCHAR AS property, NULL::VARCHAR AS value, 0 AS samples, 0 AS untraced WHERE false)")
     con.execute(f"""CREATE OR REPLACE TEMP TABLE trace_pairs AS
-        WITH k AS (SELECT DISTINCT claim, subject, property, value AS z FROM measured_keys
-                   WHERE reached >= {TRACE} AND value IS NOT NULL),
+        WITH k AS (SELECT claim, subject, property, value AS z, min(reading) AS reading FROM measured_keys
+                   WHERE reached >= {TRACE} AND value IS NOT NULL GROUP BY ALL),
         st AS (SELECT subject, property, entity_id, rank FROM {p['statements']}
                WHERE subject IN (SELECT subject FROM k)),
         held AS (SELECT DISTINCT subject, property, entity_id FROM st
                  WHERE rank <> 'deprecated' AND entity_id IS NOT NULL),
         described AS (SELECT subject, count(DISTINCT property) AS n FROM st GROUP BY subject),
         best AS (SELECT subject, property, n_best FROM {p['subject_best']} WHERE subject IN (SELECT subject FROM k)),
-        risk AS (SELECT DISTINCT k.claim, k.subject, k.property,
-                        wilson_upper(d.several - (b.n_best > 1)::INTEGER, d.subjects - 1)
-                        * wilson_upper(t.untraced, t.samples) AS r
+        base AS (SELECT DISTINCT k.claim, k.subject, k.property,
+                        wilson_upper(d.several - (b.n_best > 1)::INTEGER, d.subjects - 1) AS m, t.samples, t.untraced
                  FROM (SELECT DISTINCT claim, subject, property FROM k) k JOIN described s USING (subject)
                  JOIN best b USING (subject, property)
                  JOIN {p['measure_degree']} d ON d.property = k.property AND d.bucket = floor(log2(s.n))::INTEGER
                  JOIN {p['measure_trace']} t ON t.property = k.property
                  WHERE d.subjects - 1 >= {MIN_SUBJECTS} AND t.samples >= {MIN_SUBJECTS}
-                   AND EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject AND h.property = k.property))
-        SELECT row_number() OVER () AS id, k.claim, k.subject, k.property, k.z AS value
-        FROM k JOIN risk USING (claim, subject, property)
-        WHERE risk.r <= {TRACE_RISK} AND NOT EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject
-                                                      AND h.property = k.property AND h.entity_id = k.z)""")
+                   AND EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject AND h.property = k.property)),
+        unheld AS (SELECT k.* FROM k WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject
+                                                     AND h.property = k.property AND h.entity_id = k.z)),
+        named AS (SELECT claim, subject, property, arg_min(z, reading) AS z FROM unheld GROUP BY ALL),
+        risk AS (SELECT claim, subject, property,
+                        base.m * CASE WHEN v.samples >= {MIN_SUBJECTS} THEN wilson_upper(v.untraced, v.samples)
+                                      ELSE wilson_upper(base.untraced, base.samples) END AS r
+                 FROM named JOIN base USING (claim, subject, property)
+                 LEFT JOIN {own} v ON v.property = named.property AND v.value = named.z)
+        SELECT row_number() OVER () AS id, unheld.claim, unheld.subject, unheld.property, unheld.z AS value
+        FROM unheld JOIN risk USING (claim, subject, property) WHERE risk.r <= {TRACE_RISK}""")
     con.execute(f"""CREATE OR REPLACE TEMP TABLE {name} AS
         WITH traced AS ({traced_sql('trace_pairs', p['statements'], p['statements_by_object'])})
         SELECT claim, property, bool_and(id NOT IN (SELECT id FROM traced)) AS refutes
