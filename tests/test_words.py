@@ -133,6 +133,25 @@ def test_a_description_word_is_read_by_its_role(kg_of):
     assert tc.verdict.verdict != SUPPORTED and "thriller" in _graph_values(tc)
 
 
+def test_a_description_reads_on_past_a_comma_between_its_words(kg_of):
+    """"an absurdist, existential romance novel": the comma joins two adjectives, so the description (and the genre in
+    it) goes on; before a name or a clause word ("a novel, by X", "a novel, which ...") it ends there."""
+    genre = B.prop("P136", "genre", "wikibase-item")
+    kg2 = kg_of([genre, prop("P31", "instance of", "wikibase-item"), entity("Q7725634", "novel"),
+                 entity("Q1", "thriller"), entity("Q2", "romance novel"),
+                 entity("Q10", "Dark Water", claims=[("P31", item("Q7725634", None)), ("P136", item("Q1", None))]),
+                 entity("Q11", "Pale Sun", claims=[("P31", item("Q7725634", None)), ("P136", item("Q2", None))])])
+    tc = _claim(verify_text(kg2, "Dark Water is an absurdist, existential romance novel by an unknown writer."),
+                "romance novel")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q10", "P136", "types")
+    assert tc.verdict.verdict != SUPPORTED and "thriller" in _graph_values(tc)
+    right = _claim(verify_text(kg2, "Pale Sun is an absurdist, existential romance novel by an unknown writer."),
+                   "romance novel")
+    assert (right.claim.property_id, right.verdict.verdict) == ("P136", SUPPORTED)
+    ended = verify_text(kg2, "Dark Water is a book, which some call a romance novel.")
+    assert not [c for c in ended.claims if c.span == "romance novel" and c.reader == "types"]
+
+
 def test_a_date_after_the_event_word_of_a_date_property(kg_of):
     # "air date" names P577; the sentence says "aired on": the lexicon keys the name by its event word too, since
     # "date" ends most time properties' names (measured, GENERIC_SHARE).

@@ -246,8 +246,12 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
 
 
 # "X is an Ethiopian sport cyclist who ...": the words after the copula, up to a clause word, describe X.
-_DESCRIPTION = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the)\s+([^,;:()]*?)(?=\s+(?:who|which|that|by|from|with|"
-                          r"in|on|at|for|and|of|known|based|located|written|directed|produced)\b|[,;:()]|$)")
+# A comma before a lower-case word continues it ("an absurdist, existential tragicomedy"); before a name or a clause
+# word it ends it.
+_CLAUSE_WORDS = r"who|which|that|by|from|with|in|on|at|for|and|of|known|based|located|written|directed|produced"
+_GOES_ON = r",(?=\s+(?!(?:" + _CLAUSE_WORDS + r")\b)[a-z])"
+_DESCRIPTION = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the)\s+((?:[^,;:()]|" + _GOES_ON + r")*?)"
+                          r"(?=\s+(?:" + _CLAUSE_WORDS + r")\b|(?!" + _GOES_ON + r")[,;:()]|$)")
 
 
 def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> None:
