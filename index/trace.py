@@ -32,7 +32,7 @@ TRACE_SAMPLES = 1000  # values per property the untraced rate is measured on: bo
 TRACE_TABLES = ("measure_degree", "measure_trace")
 TRACE_VALUE_TABLE = "measure_trace_value"
 # The fewest samples a value's own rate is kept on: the fewest the checker reads a measure on
-# (verifier/claims/thresholds.MIN_SUBJECTS; tests/test_trace.py checks they agree).
+# (verifier/claims/thresholds.MIN_SUBJECTS; tests/test_trace_value.py checks they agree).
 VALUE_MIN_SAMPLES = 20
 
 

@@ -10,8 +10,9 @@ unlikely:
   (measure_trace_value): a country or a language many things point at is rarely untraced when true.
 The claim refutes when every reading of its value is untraced and the product of the two one-sided 95 % Wilson
 upper bounds is at most TRACE_RISK (u of the reading the text names best: the linker's first, the one rule B
-compares with — a name's further readings are weaker lexical matches, "Coventry" for "United Kingdom"), the share of false refutations the measured test tolerates (facts.py
-MAX_MULTI_SHARE): at most that share of true claims of this kind would be refuted. Both need MIN_SUBJECTS.
+compares with — a name's further readings are weaker lexical matches, "Coventry" for "United Kingdom"), the share
+of false refutations the measured test tolerates (facts.py MAX_MULTI_SHARE): at most that share of true claims of
+this kind would be refuted. Both need MIN_SUBJECTS.
 Measured on openworld-dev and claims-dev over the wd50k-openworld graph (README): the swapped countries and
 places of sparsely described subjects are refuted; languages spoken and citizenships, whose true values are
 untraced about a quarter of the time, mostly are not.
@@ -119,15 +120,14 @@ class TraceMeasures:
             self._value_rate.setdefault(key, None)
 
     def _risk(self, pid: str, mine, value: str | None = None) -> tuple[float | None, tuple, tuple, bool] | None:
-        """(risk, degree row, rate, by value) for a reading of the claimed value (its own rate if measured, else the
-    property's); None without the property's rows."""
+        """(risk, degree row, rate, by value) for a reading of the claimed value (its own rate if measured, else
+        the property's); None without the property's rows."""
         row = self._degree.get((pid, degree_bucket(len(mine.properties))))
         rate = self._rate.get(pid)
         if row is None or rate is None or pid not in mine.best:
             return None
         own = self._value_rate.get((pid, value)) if value is not None else None
         return trace_risk(*row, mine.best[pid] > 1, *(own or rate)), row, own or rate, own is not None
-
 
     def prefetch(self, asked, subject_facts) -> None:
         """asked: (subject, property, held, claimed); subject_facts(subject) -> measures.SubjectFacts. Reads the
@@ -136,10 +136,10 @@ class TraceMeasures:
             return
         asked = [(s, p, h, c) for s, p, h, c in asked if h and c]
         self._fetch_rows({(p, degree_bucket(len(subject_facts(s).properties))) for s, p, _, _ in asked})
-        self._fetch_values({(p, z) for _, p, h, c in asked for z in c if z not in h})
+        readings = [(s, p, h, [z for z in c if z not in h]) for s, p, h, c in asked]
+        self._fetch_values({(p, values[0]) for _, p, _, values in readings if values})  # the risk reads the first
         needed = []
-        for subject, pid, held, claimed in asked:
-            values = [z for z in claimed if z not in held]
+        for subject, pid, held, values in readings:
             found = self._risk(pid, subject_facts(subject), values[0]) if values else None
             if found and found[0] is not None and found[0] <= TRACE_RISK:
                 needed += [(subject, pid, z) for z in values if (subject, pid, z) not in self._traced]
@@ -165,7 +165,7 @@ class TraceMeasures:
             return None
         self._fetch_rows({(pid, degree_bucket(len(mine.properties)))})
         claimed = [z for z in dict.fromkeys(claimed) if z not in held]
-        self._fetch_values({(pid, z) for z in claimed})
+        self._fetch_values({(pid, z) for z in claimed[:1]})
         found = self._risk(pid, mine, claimed[0] if claimed else None)  # the reading the text names best
         if found is None:
             return None
