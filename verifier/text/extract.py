@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from kgcheck.verifier.values.dates import compare_dates, DateMatch
-from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fused_values, rejoin_names,
+from kgcheck.verifier.text.mentions import (TITLES, Mention, called, find_mentions, fused_values, rejoin_names,
                                            split_sentences, word_spans)
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
@@ -39,6 +39,7 @@ __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "sp
 _COPULA = re.compile(r"\s+(?:is|was|are|were|has been|had been)\s+((?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?){1,6})",
                      re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
+_AFTER_TITLE = re.compile(r"\.?\s+([A-Z](?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?){1,5})")
 _CLAUSE_OPENS = re.compile(r"(?:[:;]|,?\s+(?:and|but|while|whereas))\s+(?:the\s+)?$", re.IGNORECASE)
 # A name right after a preposition is not what the sentence is about ("published by Casterman in 1986").
 _PREPOSITION_BEFORE = re.compile(r"\b(?:by|in|at|from|on|to|for|with|into|near)\s+(?:the\s+)?$", re.IGNORECASE)
@@ -355,13 +356,15 @@ def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken
             continue  # a year is not a quantity
         for pid in triggered("quantity", s)[:1]:
             emit(si, subject, pid, a + s, a + e, reader="triggers")
-    for pid, start, end, words in _unlinked_objects(sentence, ms, props_of, facts):
+    for pid, start, end, words in _unlinked_objects(sentence, [(m.start - a, m.end - a) for m in ms], props_of, facts):
         if not taken(a + start, a + end):
             emit(si, subject, pid, a + start, a + end, predicate=words, reader="copula")
 
 
-def _unlinked_objects(sentence: str, mentions: list[Mention], props_of: set[str], facts):
-    """(property, start, end, property words) for "<property words> is <phrase>" with no entity in the phrase.
+def _unlinked_objects(sentence: str, mentions: list[tuple[int, int]], props_of: set[str], facts):
+    """(property, start, end, property words) for "<property words> is <phrase>" with no entity in the phrase
+    (mentions: their spans in the sentence). A phrase that a full stop joins to a name right after it is the
+    name's abbreviated title ("editor was Dr. Cristanne Miller"), not a value.
 
     Kept when the subject lacks the property (the graph will say NOT_ENOUGH_INFO) or the phrase is a name;
     a common noun for a property the subject has ("its head of state is a king") describes the value
@@ -382,8 +385,15 @@ def _unlinked_objects(sentence: str, mentions: list[Mention], props_of: set[str]
             if article:
                 phrase_start, phrase = phrase_start + article.end(), phrase[article.end():]
             end = phrase_start + len(phrase)
-            if not phrase or any(mn.start < end and phrase_start < mn.end for mn in mentions):
+            named = _AFTER_TITLE.match(sentence, end) if phrase.lower() in TITLES else None
+            if named:  # "is Dr. James Guthrie": the title's name is the value
+                phrase_start, phrase = named.start(1), named.group(1).rstrip()
+                end = phrase_start + len(phrase)
+            if not phrase or any(start < end and phrase_start < stop for start, stop in mentions):
                 continue  # an entity there is handled by the mention rule
+            full_stop = re.match(r"\.\s?", sentence[end:])
+            if full_stop and any(start == end + full_stop.end() for start, _ in mentions):
+                continue  # "Dr." of "Dr. Cristanne Miller"
             if pid in props_of and not phrase[:1].isupper():
                 continue
             seen.add(pid)
