@@ -195,6 +195,9 @@ def main() -> None:
     ap.add_argument("--llm", action="store_true", help="add the LLM reader (default GGUF)")
     ap.add_argument("--readers", default=None, help="comma-separated readers to keep (default: all)")
     ap.add_argument("--dump", default=None, help="write per-row claims as JSONL here (for analysis)")
+    ap.add_argument("--about", action="store_true",
+                    help="give each text its subject's id as the topic it is about (verify_text(about=...)), as an "
+                         "analyst checking an answer knows what the question asked")
     ap.add_argument("--named-topic", action="store_true",
                     help="only the rows that open with a description of a subject they never name, each after a "
                          "sentence naming it (with_named_topic); --per-kind then applies to those rows")
@@ -225,7 +228,8 @@ def main() -> None:
     dump = open(args.dump, "w", buffering=1) if args.dump else None  # line-buffered: follow a long run
     for row in rows:
         t = time.perf_counter()
-        report = verify_text(kg, row["text"], llm=llm, checker=checker, **kwargs)
+        about = (row.get("broken") or (row.get("gold") or [{}])[0]).get("subject_id") if args.about else None
+        report = verify_text(kg, row["text"], llm=llm, checker=checker, about=about, **kwargs)
         latencies.append(time.perf_counter() - t)
         reports.append(report)
         if dump:

@@ -33,12 +33,14 @@ def _utf8(data: bytes, name: str) -> str:
 @click.option("--llm-url", default=None, help="OpenAI-compatible endpoint on this host (llama-server), e.g. "
               "http://127.0.0.1:8080/v1; implies --llm-backend openai-local.")
 @click.option("--properties", default=None, help="Only claims of these properties (comma-separated ids: P57,P58).")
+@click.option("--about", default=None, help="What the text is about (an entity id or name: the question it answers); "
+              "its pronouns, unplaced descriptions ('The journal ...') and sentences without a subject stand for it.")
 @closed_world_option
 @embedder_option
 @json_option
 @handle_errors
 def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model, llm_backend, llm_url, properties,
-           closed_world, as_json):
+           about, closed_world, as_json):
     """Verify free TEXT (or --file, or - for stdin): claims, verdicts, evidence, corrections."""
     from kgcheck.verifier.formats.writers import refuse_foreign_output, refuse_output_as_input
     from kgcheck.verifier.text.verify import report_to_dict, verify_text
@@ -70,7 +72,7 @@ def verify(text, index_dir, file_, fix, rounds, enrich, html_out, use_llm, model
 
         checker = Checker(kg, options=check_options(3, 0.01, closed_world))
         report = verify_text(kg, text, llm=llm, fix=fix, rounds=rounds, enrich=enrich, properties=wanted,
-                             checker=checker)
+                             checker=checker, about=about)
     if html_out:
         from kgcheck.verifier.serve.report import render_html
 

@@ -237,6 +237,9 @@ def test_verify_errors(tmp_path, nowhere, mini_kg_dir, monkeypatch):
     fails(result, "unknown LLM backend 'gpt': expected one of llama-cpp, openai-local (plug-ins register in the "
                   "entry-point group 'kgcheck.llms')")
     usage(run("verify", "   ", *kg), "give a text to verify (an argument, --file F, or - for stdin)")
+    fails(run("verify", "He was born in 1962.", *kg, "--about", "Zzyzx Qwerty"),
+          "no entity named 'Zzyzx Qwerty' in this index (give its id, e.g. Q42)")
+    fails(run("verify", "He was born in 1962.", *kg, "--about", "Q424242"), "the topic Q424242 is not in this index")
     usage(run("verify", "x", *kg, "--properties", "P57,birth"), "Invalid value for --properties: property ids "
                                                                "like P57,P58")
     # The report must not go over the text it reads (--file, a link to it), which stays as it was.

@@ -38,6 +38,9 @@ async def _session(index_dir):
              "subject_id": "Q42", "property_id": "P569"}]})
         out["verify"] = await client.call_tool("verify_text", {"text": "Douglas Adams was born in 1962.",
                                                                 "fix": True})
+        out["about"] = await client.call_tool("verify_text", {"text": "He was born in 1962.", "about": "Q42"})
+        out["about_unknown"] = await client.call_tool("verify_text", {"text": "He was born in 1962.",
+                                                                      "about": "Zzyzx Qwerty"})
         out["lookup"] = await client.call_tool("lookup_entity", {"query": "Douglas Adams", "k": 3})
         out["show"] = await client.call_tool("show_entity", {"entity_id": "Q42", "property": "P569"})
         out["unknown"] = await client.call_tool("show_entity", {"entity_id": "Q123456789"})
@@ -79,6 +82,13 @@ def test_verify_text_lookup_and_show(session):
     assert session["lookup"].structured_content["candidates"][0]["id"] == "Q42"
     show = session["show"].structured_content
     assert show["id"] == "Q42" and [s["statement_id"] for s in show["statements"]] == ["Q42$fixture-1"]
+
+
+def test_verify_text_about_a_topic(session):
+    about = session["about"].structured_content
+    assert not session["about"].is_error
+    assert [(c["span"], c["verdict"]) for c in about["claims"]] == [("1962", "REFUTED")]
+    assert session["about_unknown"].is_error and "no entity named 'Zzyzx Qwerty'" in str(session["about_unknown"].content)
 
 
 def test_bad_arguments_are_tool_errors_and_the_server_keeps_serving(session):

@@ -48,6 +48,13 @@ def test_verify(client):
     assert client.post("/verify", content=b"{not json", headers=JSON).status_code == 400
 
 
+def test_verify_about_a_topic(client):
+    data = client.post("/verify", json={"text": "He was born in 1962.", "about": "Q42"}).json()
+    assert [(c["span"], c["verdict"], c["claim"]["subject_id"]) for c in data["claims"]] == [("1962", "REFUTED", "Q42")]
+    res = client.post("/verify", json={"text": "He was born in 1962.", "about": "Zzyzx Qwerty"})
+    assert res.status_code == 422 and "no entity named 'Zzyzx Qwerty'" in res.text
+
+
 def test_check_with_per_item_errors_and_cap(client):
     res = client.post("/check", json=[{"subject": "Belgium", "predicate": "capital", "object": "Brussels"},
                                       {"subject": ""}, "not an object"])

@@ -120,12 +120,12 @@ class Tools:
         self.kg = kg
         self.checker = Checker(kg)
 
-    def verify_text(self, text: str, fix: bool = False) -> VerifyTextOut:
+    def verify_text(self, text: str, fix: bool = False, about: str | None = None) -> VerifyTextOut:
         from kgcheck.verifier.text.verify import report_to_dict, verify_text
 
         if not text.strip():
             raise VerifierError("give a non-empty text")
-        report = report_to_dict(verify_text(self.kg, text, fix=fix, checker=self.checker))
+        report = report_to_dict(verify_text(self.kg, text, fix=fix, checker=self.checker, about=about or None))
         return VerifyTextOut(factuality_degree=report["factuality_degree"],
                              claims=[verdict_out(c) for c in report["claims"]],
                              fixed_text=report["fixed_text"] if fix else None, notes=report["notes"])
@@ -205,8 +205,11 @@ def create_server(index_dir: str, embedder=None):
     def verify_text(text: Annotated[str, Field(min_length=1, max_length=MAX_TEXT_CHARS,
                                                description="English text, e.g. an answer to check")],
                     fix: Annotated[bool, Field(description="also return the text with refuted values "
-                                                           "replaced by the graph's")] = False) -> VerifyTextOut:
-        return user_errors(tools.verify_text)(text, fix)
+                                                           "replaced by the graph's")] = False,
+                    about: Annotated[str | None, Field(max_length=200, description="what the text is about (an "
+                                                       "entity id or name: the question it answers); its pronouns "
+                                                       "and unnamed subjects stand for it")] = None) -> VerifyTextOut:
+        return user_errors(tools.verify_text)(text, fix, about)
 
     @server.tool(description="Check structured (subject, predicate, object) claims against the graph.")
     def check_claims(claims: Annotated[list[ClaimIn], Field(min_length=1, max_length=MAX_CLAIMS)]) -> CheckClaimsOut:

@@ -20,6 +20,8 @@ class VerifyRequest(BaseModel):
     text: str = Field(min_length=1, description="The text; offsets in the answer count Unicode code points.")
     fix: bool = Field(False, description="Also rewrite refuted claims with the graph's values.")
     enrich: bool = Field(False, description="Also list the most relevant graph facts (Factum).")
+    about: str | None = Field(None, max_length=200, description="What the text is about (an entity id or name: the "
+                              "question it answers); its pronouns and unnamed subjects stand for it.")
 
 
 class ClaimIn(BaseModel):

@@ -229,14 +229,14 @@ def create_app(index_dir: str, *, model: str | None = None, use_llm: bool = Fals
 
         def work():
             if llm is None:
-                report = verify_text(kg, req.text, fix=req.fix, enrich=req.enrich, checker=checker())
+                report = verify_text(kg, req.text, fix=req.fix, enrich=req.enrich, checker=checker(), about=req.about)
                 return report_to_dict(report)
             remaining = active().remaining()
             if not llm_lock.acquire(timeout=remaining if remaining is not None else -1):
                 raise DeadlineExceeded("the model stayed busy")
             try:
                 report = verify_text(kg, req.text, llm=_DeadlineLLM(llm), fix=req.fix, enrich=req.enrich,
-                                     checker=checker())
+                                     checker=checker(), about=req.about)
             finally:
                 llm_lock.release()
             return report_to_dict(report)

@@ -25,55 +25,23 @@ import re
 from dataclasses import dataclass
 
 from kgcheck.verifier.values.dates import compare_dates, DateMatch
-from kgcheck.verifier.text.mentions import (TITLES, Mention, called, find_mentions, fused_values, rejoin_names,
+from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fused_values, rejoin_names,
                                            split_sentences, word_spans)
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.referents import (EarlierMentions, descriptions, earlier_referent, implied_subject,
                                              relation_noun)
 from kgcheck.verifier.text.words import VERB_AFTER
+from kgcheck.verifier.text.triggers import (DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE, ITEM_TRIGGER_WINDOW, TRIGGERS,
+                                           unlinked_objects)
 from kgcheck.verifier.values import find_dates, find_quantities, inside_dates
 
 __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "split_sentences", "Mention", "TRIGGERS"]
 
-_COPULA = re.compile(r"\s+(?:is|was|are|were|has been|had been)\s+((?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?){1,6})",
-                     re.IGNORECASE)
-_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
-_AFTER_TITLE = re.compile(r"\.?\s+([A-Z](?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?){1,5})")
 _CLAUSE_OPENS = re.compile(r"(?:[:;]|,?\s+(?:and|but|while|whereas))\s+(?:the\s+)?$", re.IGNORECASE)
 # A name right after a preposition is not what the sentence is about ("published by Casterman in 1986").
 _PREPOSITION_BEFORE = re.compile(r"\b(?:by|in|at|from|on|to|for|with|into|near)\s+(?:the\s+)?$", re.IGNORECASE)
 PRONOUNS = frozenset("he she it his her its they their him them".split())
-# Words people use for common properties, beyond the properties' own labels and aliases.
-TRIGGERS = {
-    "P569": ("born", "birth"), "P19": ("born", "birthplace", "native of"), "P570": ("died", "death", "passed away"),
-    "P20": ("died", "death"), "P571": ("founded", "established", "formed", "created", "inception"),
-    "P577": ("published", "released", "premiered"), "P36": ("capital",), "P17": ("country",),
-    "P1082": ("population", "inhabitants", "people live"), "P2046": ("area", "square"), "P2044": ("elevation",),
-    "P2048": ("tall", "height"), "P35": ("head of state", "king", "queen", "president", "monarch"),
-    "P6": ("prime minister", "head of government", "premier"), "P50": ("written by", "author", "wrote"),
-    "P57": ("directed", "director"), "P161": ("starring", "starred", "cast"), "P86": ("composed", "composer"),
-    "P175": ("performed", "performer", "sung by"), "P136": ("genre",), "P495": ("country of origin",),
-    "P159": ("headquartered", "headquarters", "based in"), "P131": ("located in",), "P47": ("border",),
-    "P26": ("married", "spouse", "wife", "husband"), "P108": ("worked for", "employer"), "P69": ("educated", "studied"),
-    "P106": ("occupation", "worked as"), "P27": ("citizen",), "P22": ("father",), "P25": ("mother",),
-    "P58": ("written by", "screenplay", "screenwriter"), "P162": ("produced by", "producer"),
-    "P272": ("produced by", "studio"), "P676": ("lyrics", "words by"), "P110": ("illustrated", "illustrations by"),
-    "P123": ("published by", "publisher"), "P98": ("edited by", "editor"), "P178": ("developed by", "developer"),
-    "P170": ("created by", "creator"), "P264": ("record label",), "P144": ("based on", "adapted from"),
-    "P840": ("set in",), "P915": ("filmed in", "shot in"), "P166": ("won", "awarded", "received"),
-    "P1411": ("nominated",), "P54": ("played for", "plays for"), "P118": ("league",), "P641": ("sport",),
-    "P410": ("rank",), "P241": ("served in",), "P39": ("served as", "position"), "P102": ("party",),
-    "P65": ("discovered at",), "P400": ("platform",), "P287": ("designed by",), "P171": ("genus", "family"),
-}
-ITEM_TRIGGER_WINDOW = 40  # characters between "directed by" and the name it introduces
-# A date belongs to a property word at most this far before it ("established in 1872"), or this far
-# after it ("In 1995, the album was released"); "renamed ... in 1881" further on is another event.
-DATE_TRIGGER_BEFORE, DATE_TRIGGER_AFTER = 40, 30
-ITEM_VALUED = frozenset(p for p in TRIGGERS if p not in ("P569", "P570", "P571", "P577", "P1082", "P2046", "P2044",
-                                                          "P2048"))
-
-
 @dataclass(frozen=True)
 class SpanClaim:
     claim: Claim
@@ -87,10 +55,11 @@ class SpanClaim:
 READERS = ("linked", "lifespan", "fused", "words", "types", "triggers", "copula")
 
 
-def extract_claims(kg, facts, text: str, llm=None, properties=None,
-                   readers=frozenset(READERS)) -> tuple[list[tuple[int, int]], list[SpanClaim]]:
+def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=frozenset(READERS),
+                   about: str | None = None) -> tuple[list[tuple[int, int]], list[SpanClaim]]:
     """(sentence spans, claims with the character span of each claimed object); `readers` picks which
-    readers run (an ablation)."""
+    readers run (an ablation); `about`: the entity id the text is about (the question it answers), what its
+    pronouns and unresolved descriptions stand for when nothing in the text says otherwise."""
     from kgcheck.verifier.text.words import read_words
 
     sentences = rejoin_names(kg, text, split_sentences(text))
@@ -98,6 +67,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None,
     mentions = find_mentions(kg, text, sentences, llm, weak)
     topics = {si: _topic(text, sentences[si], ws) for si, ws in weak.items()}
     subjects = {m.entity_id for ms in mentions for m in ms} | {i for t in topics.values() if t for i in t[2]}
+    subjects |= {about} if about else set()
     statements = kg.statements_for(subjects)
     values = {st.value.entity_id for sts in statements.values() for st in sts if st.value.entity_id}
     facts.prefetch_ancestors(values | subjects)
@@ -121,8 +91,12 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None,
                                   reader))
         in_sentence.setdefault(si, []).append(claims[-1])
 
-    last_subject: Mention | None = None
+    # The question's topic stands before the text, as a subject named before its first sentence.
+    topic_name = (facts.label(about) or about) if about else ""
+    last_subject: Mention | None = Mention(0, 0, topic_name, about) if about else None
     earlier = EarlierMentions()  # mentions of the sentences before, in text order
+    if last_subject is not None:
+        earlier.extend([last_subject])
     for si, (a, b) in enumerate(sentences):
         checkpoint("sentences", si, len(sentences))  # a deadline stops here; long texts show progress
         sentence = text[a:b]
@@ -161,6 +135,10 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None,
                     facts.prefetch_ancestors({st.value.entity_id for st in statements[implied]} | {implied})
                     start, end = a + described[0][0], a + described[0][1]
                     referent = Mention(start, end, text[start:end], implied)
+                elif about and earlier.kinds(about, statements, facts) is None:
+                    # nothing found and the graph does not say what the topic is: the text's topic
+                    start, end = a + described[0][0], a + described[0][1]
+                    referent = Mention(start, end, text[start:end], about)
             # "The asteroid was discovered ... near Bern, Switzerland": an unresolved description that is the
             # sentence's grammatical subject leaves it unknown, not the next name (a place after a comma) —
             # unless that name opens a clause of its own ("The film is a triptych: Amores perros contains").
@@ -170,6 +148,8 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None,
                 subject = None
             else:
                 subject = referent or subject
+        if subject is None and about and not described:
+            subject = Mention(a, a, topic_name, about)  # "is a 2011 Japanese film": the name left out is the topic
         actors = ms + ([subject] if subject is not None and subject not in ms else [])
         for m in outside:  # "Toxicon is a scientific journal": "the journal" of a later sentence is Toxicon
             kind = called(text, m.end) if m.end <= b else None
@@ -201,8 +181,8 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None,
                 emit(si, x, pid, s, e, v)
         if subject is None:
             continue
-        for pid, s, e in _lifespan(sentence, subject.end - a, dates):
-            emit(si, subject, pid, a + s, a + e, reader="lifespan")
+        for pid, s, e in _lifespan(sentence, subject.end - a, dates) if subject.end > subject.start else ():
+            emit(si, subject, pid, a + s, a + e, reader="lifespan")  # "X (1921 - 2004)": after a name only
         last_subject = subject
         for s, e, pid, v in fused_values(text, a, b, statements.get(subject.entity_id, ()), facts):
             emit(si, subject, pid, s, e, v, reader="fused")
@@ -356,45 +336,6 @@ def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken
             continue  # a year is not a quantity
         for pid in triggered("quantity", s)[:1]:
             emit(si, subject, pid, a + s, a + e, reader="triggers")
-    for pid, start, end, words in _unlinked_objects(sentence, [(m.start - a, m.end - a) for m in ms], props_of, facts):
+    for pid, start, end, words in unlinked_objects(sentence, [(m.start - a, m.end - a) for m in ms], props_of, facts):
         if not taken(a + start, a + end):
             emit(si, subject, pid, a + start, a + end, predicate=words, reader="copula")
-
-
-def _unlinked_objects(sentence: str, mentions: list[tuple[int, int]], props_of: set[str], facts):
-    """(property, start, end, property words) for "<property words> is <phrase>" with no entity in the phrase
-    (mentions: their spans in the sentence). A phrase that a full stop joins to a name right after it is the
-    name's abbreviated title ("editor was Dr. Cristanne Miller"), not a value.
-
-    Kept when the subject lacks the property (the graph will say NOT_ENOUGH_INFO) or the phrase is a name;
-    a common noun for a property the subject has ("its head of state is a king") describes the value
-    rather than names it, and would be refuted wrongly.
-    """
-    names = [(p, w) for p, ws in TRIGGERS.items() for w in ws if facts.datatype(p) == "wikibase-item" or
-             (facts.datatype(p) is None and p in ITEM_VALUED)]  # a small index may lack the property entity
-    names += [(p, facts.label(p)) for p in props_of
-              if facts.datatype(p) == "wikibase-item" and facts.label(p) and len(facts.label(p)) > 3]
-    seen = set()
-    for pid, words in names:
-        for m in re.finditer(r"\b" + re.escape(words.lower()) + r"\b", sentence.lower()):
-            copula = _COPULA.match(sentence, m.end())
-            if not copula or pid in seen:
-                continue
-            phrase_start, phrase = copula.start(1), copula.group(1).rstrip()
-            article = _ARTICLE.match(phrase)
-            if article:
-                phrase_start, phrase = phrase_start + article.end(), phrase[article.end():]
-            end = phrase_start + len(phrase)
-            named = _AFTER_TITLE.match(sentence, end) if phrase.lower() in TITLES else None
-            if named:  # "is Dr. James Guthrie": the title's name is the value
-                phrase_start, phrase = named.start(1), named.group(1).rstrip()
-                end = phrase_start + len(phrase)
-            if not phrase or any(start < end and phrase_start < stop for start, stop in mentions):
-                continue  # an entity there is handled by the mention rule
-            full_stop = re.match(r"\.\s?", sentence[end:])
-            if full_stop and any(start == end + full_stop.end() for start, _ in mentions):
-                continue  # "Dr." of "Dr. Cristanne Miller"
-            if pid in props_of and not phrase[:1].isupper():
-                continue
-            seen.add(pid)
-            yield pid, phrase_start, end, words

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.check import Checker
 from kgcheck.verifier.control import checkpoint
+from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.text.schema import GraphSchema
 from kgcheck.verifier.text.extract import READERS, SpanClaim, extract_claims, names_property
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Verdict
@@ -220,7 +221,8 @@ def _swap_of_a_kind(kg, v: Verdict) -> bool:
 
 
 def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, enrich: bool = False,
-                checker: Checker | None = None, properties=None, readers=frozenset(READERS)) -> TextReport:
+                checker: Checker | None = None, properties=None, readers=frozenset(READERS),
+                about: str | None = None) -> TextReport:
     """Extract claims from `text`, judge each against the graph, score, and optionally fix and enrich.
 
     `kg` is an open `KG`. Claims are found graph-first (mentions linked to the index, then the graph's own
@@ -230,9 +232,13 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
     e.g. an ontology's relations. Returns a `TextReport` (claims with verdicts and evidence, a score;
     `report_to_dict` gives its JSON form).
     `readers` the graph-side readers that run (extract.READERS; an ablation).
+    `about`: what the text is about (the question it answers: an entity id or a name, `resolve_topic`) — its
+    pronouns, definite descriptions the graph cannot place ("The journal was established in 1957") and sentences
+    whose subject is left out stand for it, as they do for a subject the text named first.
     """
     checker = checker or Checker(kg)
-    sentences, kg_claims = extract_claims(kg, checker.facts, text, llm, properties, readers)
+    topic = resolve_topic(kg, about) if about else None
+    sentences, kg_claims = extract_claims(kg, checker.facts, text, llm, properties, readers, topic)
     notes = []
     llm_claims = []
     if llm is not None:
@@ -283,7 +289,8 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
         fixed = text
         for _ in range(max(1, rounds)):  # KGR: retrofit, then verify the retrofitted text again
             round_report = claims if fixed == text else verify_text(kg, fixed, llm=llm, checker=checker,
-                                                                    properties=properties, readers=readers).claims
+                                                                    properties=properties, readers=readers,
+                                                                    about=topic).claims
             new = fix_text(fixed, list(round_report))
             if new == fixed:
                 break
@@ -300,6 +307,20 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
         enrichment = tuple(related_facts(kg, checker, text, subject_ids))
     return TextReport(text, tuple(sentences), claims, factuality_degree(list(verdicts)), shares(list(verdicts)),
                       fixed, enrichment, tuple(notes))
+
+
+def resolve_topic(kg, about: str) -> str:
+    """The entity id ABOUT names: an id the index holds, else the entity its name links to first (a label or
+    alias, as a claimed subject is linked). VerifierError when the index has neither."""
+    about = about.strip()
+    if re.fullmatch(r"Q\d+", about):
+        if kg.lookup_in("SELECT id FROM entities WHERE id IN ({in})", [about]):
+            return about
+        raise VerifierError(f"the topic {about} is not in this index")
+    found = kg.searcher().entities_bulk([about], k=1, vectors=False).get(about) if about else None
+    if not found:
+        raise VerifierError(f"no entity named {about!r} in this index (give its id, e.g. Q42)")
+    return found[0].id
 
 
 def report_to_dict(report: TextReport) -> dict:
