@@ -149,7 +149,7 @@ def test_openapi_shows_the_models(client):
     assert verify["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("/VerifyResponse")
     assert set(verify["responses"]) >= {"200", "400", "413", "415", "422", "504"}
     assert spec["paths"]["/check"]["post"]["requestBody"]["content"]["application/json"]["schema"]["type"] == "array"
-    assert set(schemas["VerifyRequest"]["properties"]) == {"text", "fix", "enrich"}
+    assert set(schemas["VerifyRequest"]["properties"]) == {"text", "fix", "enrich", "about"}
 
 
 def test_responses_keep_every_field(client):
