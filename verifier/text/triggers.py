@@ -34,10 +34,10 @@ ITEM_TRIGGER_WINDOW = 40  # characters between "directed by" and the name it int
 DATE_TRIGGER_BEFORE, DATE_TRIGGER_AFTER = 40, 30
 ITEM_VALUED = frozenset(p for p in TRIGGERS if p not in ("P569", "P570", "P571", "P577", "P1082", "P2046", "P2044",
                                                           "P2048"))
-_COPULA = re.compile(r"\s+(?:is|was|are|were|has been|had been)\s+((?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?){1,6})",
-                     re.IGNORECASE)
+_PHRASE_WORD = r"(?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?)"  # a word of the phrase after the copula
+_COPULA = re.compile(r"\s+(?:is|was|are|were|has been|had been)\s+(" + _PHRASE_WORD + "{1,6})", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
-_AFTER_TITLE = re.compile(r"\.?\s+([A-Z](?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?){1,5})")
+_AFTER_TITLE = re.compile(r"\.?\s+((?=[A-Z])" + _PHRASE_WORD + "{1,5})")  # the name after "Dr."
 
 
 def unlinked_objects(sentence: str, mentions: list[tuple[int, int]], props_of: set[str], facts):
