@@ -16,7 +16,7 @@ from kgcheck.verifier.text.mentions import called, find_mentions, split_sentence
 class NamesakeKG:
     """Two Cambridges: the English one (less popular) is linked to London; the other is not."""
 
-    LABELS = {"cambridge": [("Q350", 90, 5), ("Q49111", 150, 9)], "london": [("Q84", 250, 2)]}
+    LABELS = {"cambridge": [("Q350", 90, 5, "label"), ("Q49111", 150, 9, "label")], "london": [("Q84", 250, 2, "label")]}
     ENTITIES = {"Q350": ("Q350", "Cambridge", "city in England"), "Q49111": ("Q49111", "Cambridge", "city in Massachusetts"),
                 "Q84": ("Q84", "London", "capital of the UK")}
 

@@ -369,3 +369,26 @@ def test_the_nearest_property_word_decides_which_thing_a_far_date_dates(kg_of):
     report = verify_text(kg2, "Harbour Nights was created by a writer, that was broadcast on Channel Nine as a "
                               "special on 5 May 1996.")
     assert not [c for c in report.claims if c.claim.subject_id == "Q51"]
+
+
+TEAMS = [
+    prop("P2094", "competition class", "wikibase-item"),
+    entity("Q820", "women's volleyball"), entity("Q821", "women's floorball"),
+    entity("Q822", "Lyon women's volleyball team", claims=[("P2094", item("Q820", None))]),
+    entity("Q823", "Graz women's floorball team", claims=[("P2094", item("Q821", None))]),
+    entity("Q824", "Arles women's floorball team", claims=[("P2094", item("Q821", None))]),
+]
+
+
+def test_a_lower_case_value_outside_a_description_is_read_by_its_role(kg_of):
+    """"women's floorball" is mostly a value of competition class in the graph, and the team holds one."""
+    kg = kg_of(ENTITIES + TEAMS)
+    text = "Lyon women's volleyball team plays in international women's floorball competitions."
+    found = [c for c in verify_text(kg, text).claims if (c.claim.subject_id, c.claim.property_id) == ("Q822", "P2094")]
+    assert found and found[0].reader == "types" and found[0].verdict.verdict != SUPPORTED
+    assert "women's volleyball" in {e.value for e in found[0].verdict.evidence} | set(found[0].verdict.corrections)
+    right = verify_text(kg, text.replace("floorball", "volleyball")).claims
+    assert [c.verdict.verdict for c in right if c.claim.property_id == "P2094"] == [SUPPORTED]
+    # A lower-case phrase right before a name describes that name, not the subject.
+    other = verify_text(kg, "Lyon women's volleyball team appeared in the women's floorball documentary Night Train.")
+    assert not [c for c in other.claims if c.claim.property_id == "P2094"]

@@ -4,7 +4,10 @@
 2. Pronouns (he, she, it, his, her, its, they, their) stand for the last subject; a description ("The
    film", "the dam") for an earlier mention of its class, else for the one thing the graph links to what
    the sentence names (referents.py); an opening description that names a relation ("The editor-in-chief
-   is X") for the last subject, as "Its editor-in-chief is X" would.
+   is X") for the last subject, as "Its editor-in-chief is X" would. A name after "is a" ("… is a Japanese
+   film") is the predicate's, never the subject. Given the text's topic (`about`), the ways a text names it
+   once known (topic.py: any case, a surname, initials) are its mentions, and a description stands for it
+   when the graph gives it no class.
 3. Claims the graph links outright, between any two things a sentence names: a mention and another
    mention that is the value of one of its statements ("Andrew Holness ... Prime Minister of Jamaica"
    gives Jamaica's head of government); a lower-case phrase that names such a value ("a Hungarian sabre
@@ -29,6 +32,7 @@ from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fuse
                                            split_sentences, word_spans)
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
+from kgcheck.verifier.text.topic import with_topic
 from kgcheck.verifier.text.referents import (EarlierMentions, descriptions, earlier_referent, implied_subject,
                                              relation_noun)
 from kgcheck.verifier.text.words import VERB_AFTER
@@ -41,6 +45,10 @@ __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "sp
 _CLAUSE_OPENS = re.compile(r"(?:[:;]|,?\s+(?:and|but|while|whereas))\s+(?:the\s+)?$", re.IGNORECASE)
 # A name right after a preposition is not what the sentence is about ("published by Casterman in 1986").
 _PREPOSITION_BEFORE = re.compile(r"\b(?:by|in|at|from|on|to|for|with|into|near)\s+(?:the\s+)?$", re.IGNORECASE)
+# "is a 2011 Japanese …", "was the Greek entry": a name after a copula and its article is the predicate's.
+_PREDICATE_BEFORE = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){0,3}$", re.IGNORECASE)
+# A sentence that opens on its predicate, its name left out (or cut to a bracket's end: "Nekojiru Grass) is a").
+_OPENS_ON_PREDICATE = re.compile(r"(?:[^.()]{0,60}\))?\s*(?:is|was|are|were)\s+(?:a|an|the)\b")
 PRONOUNS = frozenset("he she it his her its they their him them".split())
 @dataclass(frozen=True)
 class SpanClaim:
@@ -65,6 +73,8 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
     sentences = rejoin_names(kg, text, split_sentences(text))
     weak: dict[int, list[tuple[int, int, list[str]]]] = {}
     mentions = find_mentions(kg, text, sentences, llm, weak)
+    if about:
+        mentions = with_topic(kg, about, text, sentences, mentions)
     topics = {si: _topic(text, sentences[si], ws) for si, ws in weak.items()}
     subjects = {m.entity_id for ms in mentions for m in ms} | {i for t in topics.values() if t for i in t[2]}
     subjects |= {about} if about else set()
@@ -108,10 +118,24 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
         # not the month of a date ("From May 2011 until April 2012 Marina Weisband was").
         outside = [m for m in ms if not (_in_brackets(text, a, m.start) and _in_brackets(text, a, m.end))
                    and not inside_dates(m.start - a, m.end - a, dates)]
-        subject = next((m for m in outside if not _PREPOSITION_BEFORE.search(text, max(a, m.start - 12), m.start)),
-                       None)
+        subject, after_preposition = None, None
+        for m in outside:
+            # "in Melbourne, British Columbia": a name set beside one after a preposition is in the same phrase.
+            # Not after a phrase opening the sentence: "In North America, Ridiculous Thoughts was" names the subject.
+            beside = after_preposition is not None and re.fullmatch(r",\s*", text[after_preposition.end:m.start]) \
+                and len(text[a:after_preposition.start].split()) > 2
+            if _PREPOSITION_BEFORE.search(text, max(a, m.start - 12), m.start) or beside:
+                after_preposition = m
+                continue
+            subject = m
+            break
+        if subject is not None and _PREDICATE_BEFORE.search(text, max(a, subject.start - 60), subject.start):
+            subject = None  # "… is a Japanese animated film": a name inside the predicate; the subject went unnamed
         if last_subject is not None and first_pronoun is not None and (subject is None or first_pronoun < subject.start):
             subject = last_subject  # "He died in Santa Barbara": he, not Santa Barbara
+        if about and _OPENS_ON_PREDICATE.match(sentence):
+            # "is a 2004 film …, inspired by the work of X": no name the sentence holds is its subject; the topic is.
+            subject = Mention(a, a, topic_name, about)
         described = [d for d in descriptions(sentence, [(m.start - a, m.end - a) for m in ms])
                      if subject is None or d[1] <= subject.start - a]
         if described:
@@ -123,9 +147,18 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
             relation = referent is None and last_subject is not None and relation_noun(sentence, _lexicon(kg))
             if relation:
                 referent = last_subject
+            if referent is None and about and earlier.kinds(about, statements, facts) is None:
+                # The graph does not say what the topic is: the text is about it, so its descriptions are too —
+                # before a thing the graph links to the names (a wrong value is often another thing's true one).
+                start, end = a + described[0][0], a + described[0][1]
+                referent = Mention(start, end, text[start:end], about)
             if referent is None:
+                # The description's own words are no evidence of what it stands for ("The song": not the
+                # things whose genre is song).
+                spans = [(a + d[0], a + d[1]) for d in described]
+                apart = [(m.start, m.end, {m.entity_id}) for m in ms] + [(w[0], w[1], set(w[2])) for w in weak.get(si, ())]
                 implied = implied_subject(
-                    kg, facts, sentence, [{m.entity_id} for m in ms] + [set(w[2]) for w in weak.get(si, ())],
+                    kg, facts, sentence, [ids for s, e, ids in apart if not any(s < de and ds < e for ds, de in spans)],
                     nouns, allowed, lambda pid, text: names_property(pid, text, facts))
                 named = next((m for m in ms if m.entity_id == implied), None)
                 if named is not None:
@@ -135,10 +168,6 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                     facts.prefetch_ancestors({st.value.entity_id for st in statements[implied]} | {implied})
                     start, end = a + described[0][0], a + described[0][1]
                     referent = Mention(start, end, text[start:end], implied)
-                elif about and earlier.kinds(about, statements, facts) is None:
-                    # nothing found and the graph does not say what the topic is: the text's topic
-                    start, end = a + described[0][0], a + described[0][1]
-                    referent = Mention(start, end, text[start:end], about)
             # "The asteroid was discovered ... near Bern, Switzerland": an unresolved description that is the
             # sentence's grammatical subject leaves it unknown, not the next name (a place after a comma) —
             # unless that name opens a clause of its own ("The film is a triptych: Amores perros contains").

@@ -173,9 +173,12 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
               for s, e, key in _nicknamed(text, a, b)]
     norms = sorted({g[4] for g in grams})
     by_norm: dict[str, list[tuple[str, int, int]]] = {}
-    for norm, eid, sitelinks, statements in kg.lookup_in(
-            "SELECT norm, id, sitelinks, statement_count FROM label_index WHERE norm IN ({in}) AND type = 'item'",
+    labelled: set[tuple[str, str]] = set()  # (norm, id) where the name is the entity's label, not only an alias
+    for norm, eid, sitelinks, statements, kind in kg.lookup_in(
+            "SELECT norm, id, sitelinks, statement_count, kind FROM label_index WHERE norm IN ({in}) AND type = 'item'",
             norms):
+        if kind == "label":
+            labelled.add((norm, eid))
         if all(c[0] != eid for c in by_norm.get(norm, ())):  # a label that is also an alias: one candidate
             by_norm.setdefault(norm, []).append((eid, sitelinks or 0, statements or 0))
     chosen: list[list[tuple]] = [[] for _ in sentences]
@@ -189,28 +192,33 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
             continue
         if any(not (e <= cs or s >= ce) for cs, ce, *_ in chosen[si]):
             continue
-        chosen[si].append((s, e, span, cands))
-    all_candidates = {c[0] for sent in chosen for *_, cands in sent for c in cands}
+        chosen[si].append((s, e, span, cands, key))
+    all_candidates = {c[0] for sent in chosen for *_, cands, _key in sent for c in cands}
     linked = _context_links(kg, all_candidates)
     # How many names (one candidate list per name: mentions of the same name share it) give each candidate:
     # "the other names' candidates" of a mention is then every id but those only its name gives, without a
     # pass over the whole text per mention (quadratic on long texts).
-    lists = {id(cands): cands for sent in chosen for *_, cands in sent}
+    lists = {id(cands): cands for sent in chosen for *_, cands, _key in sent}
     named_by = Counter(i for cands in lists.values() for i in {c[0] for c in cands})
     out = []
     for si, sent in enumerate(chosen):
         checkpoint()
         mentions = []
-        for s, e, span, cands in sorted(sent):
+        for s, e, span, cands, key in sorted(sent):
             own_only = {c[0] for c in cands if named_by[c[0]] == 1}
             context = {c[0]: len(linked.get(c[0], ())) - len(own_only & linked.get(c[0], set())) for c in cands}
             top = max(context.values())
             if len(cands) > 1 and sum(n == top for n in context.values()) > 1:
-                described = _description_similarity(kg, text[slice(*sentences[si])],
-                                                    [c[0] for c in cands if context[c[0]] == top])
-                context = {i: (n, described.get(i, 0.0)) for i, n in context.items()}
+                # Among namesakes the graph does not tell apart, one whose label the name is outranks those
+                # holding it as an alias only ("Egypt" is an alias of Cairo), then the sentence's likeness
+                # to each description decides.
+                ties = [c[0] for c in cands if context[c[0]] == top]
+                if any((key, i) in labelled for i in ties) and not all((key, i) in labelled for i in ties):
+                    ties = [i for i in ties if (key, i) in labelled]
+                described = _description_similarity(kg, text[slice(*sentences[si])], ties) if len(ties) > 1 else {}
+                context = {i: (n, i in ties, described.get(i, 0.0)) for i, n in context.items()}
             else:
-                context = {i: (n, 0.0) for i, n in context.items()}
+                context = {i: (n, True, 0.0) for i, n in context.items()}
             # "Harry Potter and the Half-Blood Prince is a novel": what the text calls it picks among namesakes first.
             fits = _called_as(kg, text, e, [c[0] for c in cands]) if len(cands) > 1 else set()
             best = max(cands, key=lambda c: (c[0] in fits, context[c[0]], c[1], c[2], c[0]))

@@ -7,7 +7,8 @@
    only dam whose reservoir is Lake Austin). Texts about a topic often never name it again (an
    article's sentences, an LLM's follow-up answer). A single candidate is evidence enough; several,
    or a hub value that hundreds of things link to, are none. When the graph knows the candidate's
-   class it must fit the noun ("the album" is not a film).
+   class it must fit the noun ("the album" is not a film); when it does not, a description the dump gives
+   it must ("the journal" is no "American politician"). The description's own words cast no vote.
 """
 from __future__ import annotations
 
@@ -83,6 +84,25 @@ def _named(kinds: set[str], nouns: list[str]) -> bool:
     return any(k == noun or k.endswith(" " + noun) for k in kinds for noun in nouns)
 
 
+def _described_otherwise(kg, ids: list[str], nouns: list[str]) -> set[str]:
+    """Of entities the graph gives no class, those whose label and description (the dump's one-line summary)
+    hold none of the nouns: "the journal" is not a person described as "28th President of the United States".
+    An entity without a description stays possible."""
+    from kgcheck.index.text import normalise
+
+    if not ids or not nouns:
+        return set()
+    heads = {noun.rsplit(" ", 1)[-1] for noun in nouns}
+    out = set()
+    for eid, label, description in kg.lookup_in("SELECT id, label, description FROM entities WHERE id IN ({in})", ids):
+        if not description:
+            continue
+        words = set(normalise(f"{label or ''} {description}").replace("-", " ").split())
+        if not any(h in words or h + "s" in words for h in heads):
+            out.add(eid)
+    return out
+
+
 def fits(eid: str, nouns: list[str], statements: dict, facts) -> bool:
     """Can the description's noun name this entity? Unknown class: it can."""
     kinds = _kinds(eid, statements, facts)
@@ -155,7 +175,9 @@ def implied_subject(kg, facts, sentence: str, objects: list[set[str]], nouns: li
     if not votes or len(votes) > MAX_CANDIDATES:
         return None
     statements = kg.statements_for(list(votes), properties=KIND_PROPERTIES)
-    ranked = sorted(((votes[s], named[s]), s) for s in votes if fits(s, nouns, statements, facts))
+    fitting = [s for s in votes if fits(s, nouns, statements, facts)]
+    described = _described_otherwise(kg, [s for s in fitting if _kinds(s, statements, facts) is None], nouns)
+    ranked = sorted(((votes[s], named[s]), s) for s in fitting if s not in described)
     if not ranked or (len(ranked) > 1 and ranked[-1][0] == ranked[-2][0]):
         return None
     return ranked[-1][1]

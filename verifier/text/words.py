@@ -177,6 +177,7 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
                     emit(si, subject, ranked[0][0], m.start, m.end, m.entity_id, reader="types")
     if "types" in readers:
         _described_as(si, subject, sentence, a, weak, held, schema, emit, taken)
+        _lower_case_values(si, subject, sentence, a, weak, held, schema, emit, taken, names, dates)
     time_props = {p for p in held | set(class_props) if schema.datatype(p) == "time"}
     held_time = {p for p in held if schema.datatype(p) == "time"}
 
@@ -272,6 +273,40 @@ def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> 
         roles = schema.roles(ids)
         best = max(((n, pid, eid) for eid in ids for pid, n in roles.get(eid, {}).items()
                     if pid in held and pid != INSTANCE_OF), default=None)
+        if best:
+            emit(si, subject, best[1], s, e, best[2], reader="types")
+
+
+# The rest of a noun phrase (lower-case words, no function word), then a capitalised name.
+_BEFORE_A_NAME = re.compile(r"(?:\s+(?!(?:and|or|of|in|on|at|by|for|with|to|from|as|the|a|an)\b)[a-z][\w'’-]*)*"
+                            r"\s+[\"'“]?[A-Z]")
+
+
+def _lower_case_values(si, subject, sentence, a, weak, held, schema, emit, taken, names, dates) -> None:
+    """Lower-case names elsewhere in the sentence ("represents Spain in international women's floorball
+    competitions", "a set of three solo cello works"): a claim on the subject's property when that property is
+    what the name is mostly for in the graph — the property most of its statements as a value have — and the
+    subject holds it. A word the graph uses mostly otherwise (a class, a sex) says nothing of the subject."""
+    chosen: list[tuple] = []
+    for w in sorted(weak, key=lambda w: w[0] - w[1]):  # longest first, no overlaps
+        s, e = w[0] - a, w[1] - a
+        # Lower-case only: a capitalised weak mention is a word cut out of a longer name ("General" of "PLA
+        # General Political Department"), no value of its own.
+        # Nor one right before a name: it describes that name ("the musical drama film Double Platinum").
+        if any(ch.isupper() for ch in sentence[s:e]) or _BEFORE_A_NAME.match(sentence, e) or taken(w[0], w[1]) or any(ns < e and s < ne for ns, ne in names) or inside_dates(s, e, dates) or \
+                any(c[0] < w[1] and w[0] < c[1] for c in chosen):
+            continue
+        chosen.append(w)
+    for s, e, ids in chosen:
+        roles = schema.roles(ids)
+        best = None
+        for eid in ids:
+            counts = roles.get(eid, {})
+            if not counts:
+                continue
+            pid, n = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
+            if pid in held and pid != INSTANCE_OF and 2 * n > sum(counts.values()) and (best is None or n > best[0]):
+                best = (n, pid, eid)
         if best:
             emit(si, subject, best[1], s, e, best[2], reader="types")
 

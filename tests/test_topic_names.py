@@ -1,0 +1,106 @@
+"""How a text names the thing it is about, and what a description may stand for (verifier/text/topic.py,
+referents.implied_subject, mentions' namesakes).
+
+Each test fails without the rule it names: a lower-case label, a surname, initials the gazetteer reads as
+another entity, a classless candidate whose own description says it is no journal, a label outranking an alias.
+"""
+from __future__ import annotations
+
+import pytest
+
+from kgcheck.verifier.model import REFUTED, SUPPORTED
+from kgcheck.verifier.text.mentions import find_mentions, split_sentences
+from kgcheck.verifier.text.topic import topic_names, with_topic
+from kgcheck.verifier.text.verify import verify_text
+from test_words import ENTITIES, B
+
+item, time, entity, prop = B.item, B.time, B.entity, B.prop
+
+EXTRA = [
+    prop("P571", "inception", "time", aliases=["established", "founded"]),
+    prop("P108", "employer", "wikibase-item"),
+    # A journal the graph gives no class and no description: only the text says what it is.
+    entity("Q810", "Journal of Test Infection", claims=[("P571", time("+1979-01-01T00:00:00Z", 9))]),
+    entity("Q813", "Harbour Press", "publishing house"),
+    # A person the graph gives no class either, linked to what the sentence names.
+    entity("Q811", "Ann Reed", "American politician", claims=[("P108", item("Q813", None))]),
+    entity("Q814", "Jute Trade Institute", "research institute", aliases=["JTI"]),
+    entity("Q817", "Vienna", "Austria's capital", aliases=["Austria"],
+           claims=[("P31", item("Q515", None)), ("P17", item("Q40", None))]),
+]
+
+
+@pytest.fixture(scope="module")
+def kg(kg_of):
+    return kg_of(ENTITIES + EXTRA)
+
+
+def _on(report, subject_id, pid):
+    return [c for c in report.claims if c.claim.subject_id == subject_id and c.claim.property_id == pid]
+
+
+def test_the_topic_named_in_lower_case(kg):
+    text = "The quiet harbour, unlike Night Train, was released in 1990."
+    sentences = split_sentences(text)
+    named = with_topic(kg, "Q801", text, sentences, find_mentions(kg, text, sentences))[0]
+    assert [(m.text, m.entity_id) for m in named] == [("The quiet harbour", "Q801"), ("Night Train", "Q802")]
+    report = verify_text(kg, text, about="Q801")
+    assert not _on(report, "Q802", "P577")  # the name the gazetteer found is not what the sentence is about
+    found = _on(report, "Q801", "P577")
+    assert found and found[0].verdict.verdict == REFUTED and "1994" in " ".join(found[0].verdict.corrections)
+    right = _on(verify_text(kg, text.replace("1990", "1994"), about="Q801"), "Q801", "P577")
+    assert right and right[0].verdict.verdict == SUPPORTED
+
+
+def test_the_topics_surname_stands_for_it(kg):
+    text = "Brandt, like Carla Moreau, was born in Graz."
+    report = verify_text(kg, text, about="Q901")
+    assert not _on(report, "Q903", "P19")
+    found = _on(report, "Q901", "P19")
+    assert found and found[0].verdict.verdict != SUPPORTED
+    assert "Lyon" in {e.value for e in found[0].verdict.evidence} | set(found[0].verdict.corrections)
+    assert not _on(verify_text(kg, text), "Q901", "P19")  # without the topic "Brandt" names nobody
+
+
+def test_the_topics_initials_outrank_another_entity_of_that_name(kg):
+    text = "JTI was established in 1976."
+    assert "JTI" in topic_names(kg, "Q810")[1]
+    report = verify_text(kg, text, about="Q810")
+    assert not _on(report, "Q814", "P571")
+    found = _on(report, "Q810", "P571")
+    assert found and found[0].verdict.verdict == REFUTED and "1979" in " ".join(found[0].verdict.corrections)
+
+
+def test_a_classless_candidate_described_as_something_else_is_not_the_description(kg):
+    """The graph links Harbour Press to Ann Reed only: without her description she would be "the journal"."""
+    text = "Established in 1976, the journal was published by Harbour Press."
+    plain = verify_text(kg, text)
+    assert not [c for c in plain.claims if c.claim.subject_id == "Q811"]
+    found = _on(verify_text(kg, text, about="Q810"), "Q810", "P571")
+    assert found and found[0].verdict.verdict == REFUTED
+
+
+def test_a_label_outranks_an_alias_among_namesakes(kg):
+    text = "Carla Moreau moved to Austria."
+    mentions = find_mentions(kg, text, split_sentences(text))[0]
+    assert [m.entity_id for m in mentions if m.text == "Austria"] == ["Q40"]
+
+
+def test_a_sentence_opening_on_its_predicate_is_the_topics_whatever_follows(kg):
+    """The name cut off ("… ) is a 1990 film"): a description later in the sentence is not its subject."""
+    for text in ("is a 1990 film, inspired by the work of Bruno Keller.",
+                 "Harbour Tales) is a 1990 film, inspired by the work of Bruno Keller."):
+        found = _on(verify_text(kg, text, about="Q801"), "Q801", "P577")
+        assert found and found[0].verdict.verdict == REFUTED and "1994" in " ".join(found[0].verdict.corrections)
+
+
+
+def test_a_name_beside_a_place_after_a_preposition_is_no_subject(kg):
+    """"in Graz, Austria": Austria belongs to the place phrase; with the topic given, the topic is the subject."""
+    text = "Filming took place in Graz, Austria and the film was released in 1990."
+    assert not [c for c in verify_text(kg, text).claims if c.claim.subject_id == "Q40"]
+    found = _on(verify_text(kg, text, about="Q801"), "Q801", "P577")
+    assert found and found[0].verdict.verdict == REFUTED
+    # A phrase opening the sentence is no place the next name stands beside: that name is the subject.
+    opening = _on(verify_text(kg, "In France, Bruno Keller was born in Lyon."), "Q902", "P19")
+    assert opening and opening[0].verdict.verdict != SUPPORTED

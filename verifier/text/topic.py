@@ -1,0 +1,66 @@
+"""Where a text names its topic (`verify_text(about=...)`) in words the gazetteer does not link by itself.
+
+An answer about one thing names it as a writer does once the reader knows what is meant:
+- one of its labels or aliases in any case ("The black-stripe minnow is …" of *Black-stripe minnow*: common
+  names of species, events and teams are written lower-case in running text);
+- the last word of a multi-word label, capitalised and standing alone ("Inoue competed for …" of *Rena
+  Inoue*), the way a surname stands for a person already named;
+- the initials of the label's capitalised words ("CMR was established …" of *Clinical Microbiology Reviews*).
+Each is a mention of the topic. It replaces the gazetteer's mentions inside its span (its "CMR" is Cameroon)
+and never cuts a longer name ("Inoue" inside "Rena Inoue Park" stays that name's).
+"""
+from __future__ import annotations
+
+import re
+
+from kgcheck.verifier.text.mentions import STOP, Mention
+
+_CAPITALISED = re.compile(r"[A-Z][\w'’-]*")
+
+
+def topic_names(kg, about: str) -> tuple[list[str], list[str]]:
+    """(labels and aliases, short forms: last words and initials) the text may name the topic by."""
+    names = sorted({t for (t,) in kg.lookup_in("SELECT text FROM label_index WHERE id IN ({in})", [about]) if t},
+                   key=len, reverse=True)
+    short: set[str] = set()
+    for name in names:
+        words = name.split()
+        if len(words) < 2:
+            continue
+        last = words[-1]
+        if len(last) >= 3 and _CAPITALISED.fullmatch(last) and last.lower() not in STOP:
+            short.add(last)
+        initials = "".join(w[0] for w in words if w[0].isupper())
+        if len(initials) >= 2:
+            short.add(initials)
+    return names, sorted(short - {n for n in names})
+
+
+def _spans(sentence: str, name: str, ignore_case: bool) -> list[tuple[int, int]]:
+    pattern = re.compile(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", re.IGNORECASE if ignore_case else 0)
+    return [(m.start(), m.end()) for m in pattern.finditer(sentence)]
+
+
+def with_topic(kg, about: str, text: str, sentences: list[tuple[int, int]],
+               mentions: list[list[Mention]]) -> list[list[Mention]]:
+    """`mentions` with the topic's mentions added where the text names it in the ways above."""
+    names, short = topic_names(kg, about)
+    out = []
+    for (a, b), ms in zip(sentences, mentions):
+        sentence = text[a:b]
+        found: list[tuple[int, int]] = []
+        # Any case only for names long enough not to be a common word ("A", "It" as a title match as written).
+        for name, ignore_case in [(n, len(n) >= 4) for n in names] + [(s, False) for s in short]:
+            for s, e in _spans(sentence, name, ignore_case):
+                s, e = a + s, a + e
+                if any(fs < e and s < fe for fs, fe in found):
+                    continue  # inside a longer form of the topic's name found already
+                if any(m.start < e and s < m.end and (m.end - m.start) > (e - s) for m in ms):
+                    continue  # part of a longer name the gazetteer found
+                found.append((s, e))
+        if not found:
+            out.append(ms)
+            continue
+        kept = [m for m in ms if not any(m.start < e and s < m.end for s, e in found)]  # none longer, as above
+        out.append(sorted(kept + [Mention(s, e, text[s:e], about) for s, e in found], key=lambda m: (m.start, m.end)))
+    return out
