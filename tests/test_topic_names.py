@@ -104,3 +104,11 @@ def test_a_name_beside_a_place_after_a_preposition_is_no_subject(kg):
     # A phrase opening the sentence is no place the next name stands beside: that name is the subject.
     opening = _on(verify_text(kg, "In France, Bruno Keller was born in Lyon."), "Q902", "P19")
     assert opening and opening[0].verdict.verdict != SUPPORTED
+
+
+def test_a_short_form_inside_a_date_is_the_date(kg_of):
+    kg = kg_of(ENTITIES + [entity("Q830", "Theresa May", "politician")])
+    text = "In May 2016, Theresa May became leader."
+    sentences = split_sentences(text)
+    named = with_topic(kg, "Q830", text, sentences, find_mentions(kg, text, sentences))[0]
+    assert [(m.text, m.entity_id) for m in named if m.entity_id == "Q830"] == [("Theresa May", "Q830")]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from kgcheck.verifier.text.mentions import STOP, Mention
+from kgcheck.verifier.values import find_dates, inside_dates
 
 _CAPITALISED = re.compile(r"[A-Z][\w'’-]*")
 
@@ -48,10 +49,13 @@ def with_topic(kg, about: str, text: str, sentences: list[tuple[int, int]],
     out = []
     for (a, b), ms in zip(sentences, mentions):
         sentence = text[a:b]
+        dates = find_dates(sentence) if short else []
         found: list[tuple[int, int]] = []
         # Any case only for names long enough not to be a common word ("A", "It" as a title match as written).
         for name, ignore_case in [(n, len(n) >= 4) for n in names] + [(s, False) for s in short]:
             for s, e in _spans(sentence, name, ignore_case):
+                if name in short and inside_dates(s, e, dates):
+                    continue  # "May" of Theresa May in "In May 2016"
                 s, e = a + s, a + e
                 if any(fs < e and s < fe for fs, fe in found):
                     continue  # inside a longer form of the topic's name found already
