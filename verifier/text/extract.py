@@ -45,10 +45,11 @@ __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "sp
 _CLAUSE_OPENS = re.compile(r"(?:[:;]|,?\s+(?:and|but|while|whereas))\s+(?:the\s+)?$", re.IGNORECASE)
 # A name right after a preposition is not what the sentence is about ("published by Casterman in 1986").
 _PREPOSITION_BEFORE = re.compile(r"\b(?:by|in|at|from|on|to|for|with|into|near)\s+(?:the\s+)?$", re.IGNORECASE)
+_COPULA_ARTICLE = r"\b(?:is|was|are|were)\s+(?:a|an|the)\b"
 # "is a 2011 Japanese …", "was the Greek entry": a name after a copula and its article is the predicate's.
-_PREDICATE_BEFORE = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){0,3}$", re.IGNORECASE)
+_PREDICATE_BEFORE = re.compile(_COPULA_ARTICLE + r"\s+(?:[\w'’-]+\s+){0,3}$", re.IGNORECASE)
 # A sentence that opens on its predicate, its name left out (or cut to a bracket's end: "Nekojiru Grass) is a").
-_OPENS_ON_PREDICATE = re.compile(r"(?:[^.()]{0,60}\))?\s*(?:is|was|are|were)\s+(?:a|an|the)\b")
+_OPENS_ON_PREDICATE = re.compile(r"(?:[^.()]{0,60}\))?\s*" + _COPULA_ARTICLE)
 PRONOUNS = frozenset("he she it his her its they their him them".split())
 @dataclass(frozen=True)
 class SpanClaim:

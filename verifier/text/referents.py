@@ -103,12 +103,6 @@ def _described_otherwise(kg, ids: list[str], nouns: list[str]) -> set[str]:
     return out
 
 
-def fits(eid: str, nouns: list[str], statements: dict, facts) -> bool:
-    """Can the description's noun name this entity? Unknown class: it can."""
-    kinds = _kinds(eid, statements, facts)
-    return kinds is None or not nouns or _named(kinds, nouns)
-
-
 class EarlierMentions:
     """The mentions of the sentences before, in text order, indexed by the last word of their class labels:
     `_named` holds for a one-word noun exactly when it is that last word, so finding the latest mention a
@@ -175,9 +169,11 @@ def implied_subject(kg, facts, sentence: str, objects: list[set[str]], nouns: li
     if not votes or len(votes) > MAX_CANDIDATES:
         return None
     statements = kg.statements_for(list(votes), properties=KIND_PROPERTIES)
-    fitting = [s for s in votes if fits(s, nouns, statements, facts)]
-    described = _described_otherwise(kg, [s for s in fitting if _kinds(s, statements, facts) is None], nouns)
-    ranked = sorted(((votes[s], named[s]), s) for s in fitting if s not in described)
+    kinds = {s: _kinds(s, statements, facts) for s in votes}
+    # A class must fit the noun; without one, the entity's own label and description must.
+    unknown = _described_otherwise(kg, [s for s, k in kinds.items() if k is None], nouns)
+    fitting = [s for s, k in kinds.items() if (s not in unknown if k is None else not nouns or _named(k, nouns))]
+    ranked = sorted(((votes[s], named[s]), s) for s in fitting)
     if not ranked or (len(ranked) > 1 and ranked[-1][0] == ranked[-2][0]):
         return None
     return ranked[-1][1]

@@ -34,7 +34,7 @@ def topic_names(kg, about: str) -> tuple[list[str], list[str]]:
         initials = "".join(w[0] for w in words if w[0].isupper())
         if len(initials) >= 2:
             short.add(initials)
-    return names, sorted(short - {n for n in names})
+    return names, sorted(short - set(names))
 
 
 def _spans(sentence: str, name: str, ignore_case: bool) -> list[tuple[int, int]]:
@@ -52,9 +52,9 @@ def with_topic(kg, about: str, text: str, sentences: list[tuple[int, int]],
         dates = find_dates(sentence) if short else []
         found: list[tuple[int, int]] = []
         # Any case only for names long enough not to be a common word ("A", "It" as a title match as written).
-        for name, ignore_case in [(n, len(n) >= 4) for n in names] + [(s, False) for s in short]:
-            for s, e in _spans(sentence, name, ignore_case):
-                if name in short and inside_dates(s, e, dates):
+        for name, is_short in [(n, False) for n in names] + [(s, True) for s in short]:
+            for s, e in _spans(sentence, name, ignore_case=not is_short and len(name) >= 4):
+                if is_short and inside_dates(s, e, dates):
                     continue  # "May" of Theresa May in "In May 2016"
                 s, e = a + s, a + e
                 if any(fs < e and s < fe for fs, fe in found):

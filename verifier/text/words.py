@@ -263,18 +263,23 @@ def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> 
     if not m or m.start() - after > 40:
         return
     lo, hi = m.start(1), m.end(1)
-    inside = sorted((w for w in weak if lo <= w[0] - a and w[1] - a <= hi), key=lambda w: w[0] - w[1])
-    chosen: list[tuple] = []
-    for w in inside:  # longest first, no overlaps
-        # a shorter claimed word inside ("novel" of "romance novel", linked as its class) does not stop it
-        if not any(c[0] < w[1] and w[0] < c[1] for c in chosen):
-            chosen.append(w)
+    # a shorter claimed word inside ("novel" of "romance novel", linked as its class) does not stop it
+    chosen = _longest_apart(w for w in weak if lo <= w[0] - a and w[1] - a <= hi)
+    roles = schema.roles({i for _, _, ids in chosen for i in ids})
     for s, e, ids in chosen:
-        roles = schema.roles(ids)
         best = max(((n, pid, eid) for eid in ids for pid, n in roles.get(eid, {}).items()
                     if pid in held and pid != INSTANCE_OF), default=None)
         if best:
             emit(si, subject, best[1], s, e, best[2], reader="types")
+
+
+def _longest_apart(weak) -> list[tuple]:
+    """The weak mentions, longest first, each kept unless it overlaps one kept before it."""
+    chosen: list[tuple] = []
+    for w in sorted(weak, key=lambda w: w[0] - w[1]):
+        if not any(c[0] < w[1] and w[0] < c[1] for c in chosen):
+            chosen.append(w)
+    return chosen
 
 
 # The rest of a noun phrase (lower-case words, no function word), then a capitalised name.
@@ -287,18 +292,17 @@ def _lower_case_values(si, subject, sentence, a, weak, held, schema, emit, taken
     competitions", "a set of three solo cello works"): a claim on the subject's property when that property is
     what the name is mostly for in the graph — the property most of its statements as a value have — and the
     subject holds it. A word the graph uses mostly otherwise (a class, a sex) says nothing of the subject."""
-    chosen: list[tuple] = []
-    for w in sorted(weak, key=lambda w: w[0] - w[1]):  # longest first, no overlaps
+    def free(w) -> bool:
         s, e = w[0] - a, w[1] - a
         # Lower-case only: a capitalised weak mention is a word cut out of a longer name ("General" of "PLA
-        # General Political Department"), no value of its own.
-        # Nor one right before a name: it describes that name ("the musical drama film Double Platinum").
-        if any(ch.isupper() for ch in sentence[s:e]) or _BEFORE_A_NAME.match(sentence, e) or taken(w[0], w[1]) or any(ns < e and s < ne for ns, ne in names) or inside_dates(s, e, dates) or \
-                any(c[0] < w[1] and w[0] < c[1] for c in chosen):
-            continue
-        chosen.append(w)
+        # General Political Department"), no value of its own; nor one right before a name: it describes that
+        # name ("the musical drama film Double Platinum").
+        return not (any(ch.isupper() for ch in sentence[s:e]) or _BEFORE_A_NAME.match(sentence, e)
+                    or taken(w[0], w[1]) or any(ns < e and s < ne for ns, ne in names) or inside_dates(s, e, dates))
+
+    chosen = _longest_apart(w for w in weak if free(w))
+    roles = schema.roles({i for _, _, ids in chosen for i in ids})
     for s, e, ids in chosen:
-        roles = schema.roles(ids)
         best = None
         for eid in ids:
             counts = roles.get(eid, {})
