@@ -77,3 +77,15 @@ def test_a_sentence_without_its_name_has_no_lifespan_brackets(kg):
     """"(1921 - 2004)" dates the name right before it: with the name left out nothing is dated by it."""
     report = verify_text(kg, "(1921 - 2004) was a film director.", about="Q901")
     assert not [c for c in report.claims if c.reader == "lifespan"]
+
+
+def test_a_list_after_an_opening_preposition_is_its_object_not_the_subject(kg):
+    # "Written by A, B and C, the show was ...": every name of the list is the preposition's; the subject is the show.
+    text = "Directed by Bruno Keller, Carla Moreau and Alice Brandt, the show was first aired on 30 October 1995."
+    found = _on(verify_text(kg, text, about="Q807"), "Q807", "P577")
+    assert found and found[0].verdict.verdict == REFUTED and "1990" in " ".join(found[0].verdict.corrections)
+    for person in ("Q901", "Q902", "Q903"):
+        assert not [c for c in verify_text(kg, text, about="Q807").claims if c.claim.subject_id == person]
+    # A name after the opening phrase that its verb follows is the subject, list or not.
+    assert not _on(verify_text(kg, "In Graz, Night Train was first aired on 30 October 1995.", about="Q807"),
+                   "Q807", "P577")

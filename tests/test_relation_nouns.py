@@ -67,3 +67,30 @@ def test_relation_noun_never_fails_and_only_names_what_the_lexicon_holds(sentenc
 
     found = relation_noun(sentence, lexicon)
     assert found in ([], ["P98"]) and (not found or "editor" in asked)
+
+
+def test_a_relation_set_beside_a_name_is_the_topics(kg_of):
+    # "X is a game. A sequel, Y, was released in 2000": Y is X's sequel (the word is an alias of "followed by"),
+    # and the rest of the sentence is about Y; a wrong sequel is refuted with the graph's one.
+    games = [entity(f"Q{1100 + i}", f"Quest {i}", "video game") for i in range(60)]
+    kg2 = kg_of([prop("P156", "followed by", "wikibase-item", aliases=["sequel", "successor"]),
+                 prop("P577", "publication date", "time"),
+                 entity("Q41", "Tiny Kingdom", "video game", claims=[("P156", item("Q42", None))]),
+                 entity("Q42", "Tiny Kingdom II", "video game"), entity("Q43", "Far Harbour", "video game")]
+                # enough games with one sequel each for the judge to measure the property as exclusive
+                + games + [entity(f"Q{1200 + i}", f"Saga {i}", "video game",
+                                  claims=[("P156", item(f"Q{1100 + i}", None))]) for i in range(60)])
+    right = _claim(verify_text(kg2, "Tiny Kingdom is a game. A sequel, Tiny Kingdom II, was released in 2000."),
+                   "Tiny Kingdom II")
+    assert (right.claim.subject_id, right.claim.property_id, right.verdict.verdict) == ("Q41", "P156", SUPPORTED)
+    wrong = _claim(verify_text(kg2, "A successor, Far Harbour, was released in 2000.", about="Q41"), "Far Harbour")
+    assert (wrong.claim.subject_id, wrong.claim.property_id, wrong.verdict.verdict) == ("Q41", "P156", REFUTED)
+    assert "Tiny Kingdom II" in wrong.verdict.corrections
+    # The date is the sequel's, not the topic's; a description naming no relation claims nothing of the topic.
+    report = verify_text(kg2, "A sequel, Far Harbour, was released in 2000.", about="Q41")
+    assert not [c for c in report.claims if c.claim.subject_id == "Q41" and c.claim.property_id == "P577"]
+    assert not [c for c in verify_text(kg2, "A bridge, Far Harbour, was released in 2000.", about="Q41").claims
+                if c.claim.subject_id == "Q41"]
+    # Nothing before it in the text: no holder to give the relation to.
+    assert not [c for c in verify_text(kg2, "A sequel, Far Harbour, was released in 2000.").claims
+                if c.claim.property_id == "P156"]

@@ -132,3 +132,33 @@ def test_a_common_noun_does_not_refute_a_value_the_graph_names_only_as_a_proper_
                 if c.span == "general"]
     assert verdicts("Wang Li was a general of the army.") == [("P410", "types", "NOT_ENOUGH_INFO")]
     assert verdicts("Chen Bo was a general of the army.") == [("P410", "types", "REFUTED")]
+
+
+def test_a_property_words_value_is_the_first_name_after_it(kg_of):
+    # "a sequel, Lolo II, that came out in Japan": Lolo II is the sequel, Japan is not, though Japan was once a
+    # "followed by" value elsewhere (its roles tie, so the types reader makes no claim either). A list of names, or
+    # a possessive before the name ("Ann Reed's novel Old Lolo"), goes on to the word's value.
+    kg = kg_of([prop("P31", "instance of", "wikibase-item"),
+                prop("P156", "followed by", "wikibase-item", aliases=["sequel"]),
+                prop("P495", "country of origin", "wikibase-item"),
+                prop("P144", "based on", "wikibase-item", aliases=["adaptation of"]),
+                prop("P123", "publisher", "wikibase-item", aliases=["published by"]),
+                prop("P407", "language of work", "wikibase-item"),
+                entity("Q21", "Japanese"), entity("Q22", "Harbour Press"), entity("Q23", "Quay Books"),
+                entity("Q17", "Japan"), entity("Q18", "France"), entity("Q20", "Ann Reed"),
+                entity("Q10", "Empire", claims=[("P156", item("Q17", None))]),
+                entity("Q19", "Reel", claims=[("P495", item("Q17", None))]),
+                entity("Q11", "Lolo", claims=[("P156", item("Q12", None)), ("P495", item("Q18", None)),
+                                              ("P144", item("Q14", None)), ("P123", item("Q23", None))]),
+                entity("Q12", "Lolo II"), entity("Q13", "Lolo III"), entity("Q14", "Young Lolo"),
+                entity("Q15", "Old Lolo")])
+    report = verify_text(kg, "Lolo had a sequel, Lolo II, that came out in Japan.")
+    assert _claims(report, "Lolo II") == [("P156", "linked", SUPPORTED)]
+    assert _claims(report, "Japan") == []
+    listed = verify_text(kg, "Lolo had sequels, Lolo II and Lolo III.")
+    assert [(p, r) for p, r, _ in _claims(listed, "Lolo III")] == [("P156", "words")]
+    owned = verify_text(kg, "Lolo is an adaptation of Ann Reed's novel Old Lolo.")
+    assert [(p, r) for p, r, _ in _claims(owned, "Old Lolo")] == [("P144", "words")]
+    # A name in a phrase of its own between them is not the word's object: "published in Japanese by Harbour Press".
+    press = verify_text(kg, "Lolo was published in Japanese by Harbour Press.")
+    assert [(p, r) for p, r, _ in _claims(press, "Harbour Press")] == [("P123", "words")]

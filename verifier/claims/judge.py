@@ -238,7 +238,7 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
                            f"holds ({_listing(conflicts, facts)})", evidence, corrections=_current(primary_statements)[:3],
                            exclusivity="none")
         listed = _listing(primary_statements, facts)
-        evidence = [evidence_of(st, rel, 0.5, facts) for rel, st in rels[:max(top_k, 10)]]
+        evidence += [evidence_of(st, rel, 0.5, facts) for rel, st in rels[top_k:max(top_k, 10)]]  # the first: above
         share = exclusive.multi_share
         confidence = CONFIDENCE["listed"] if share is None else \
             CONFIDENCE["listed-multi"] if share >= MANY_MULTI else CONFIDENCE["listed-few"]
@@ -250,8 +250,8 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
 
 
 def _listing(statements: list[Statement], facts: GraphFacts, limit: int = LISTED_VALUES) -> str:
-    values = list(dict.fromkeys(plain_value(st.value, LabelView(facts)) for st in statements
-                                if st.rank != "deprecated"))
+    labels = LabelView(facts)
+    values = list(dict.fromkeys(plain_value(st.value, labels) for st in statements if st.rank != "deprecated"))
     more = f" and {len(values) - limit} more" if len(values) > limit else ""
     return ", ".join(values[:limit]) + more
 

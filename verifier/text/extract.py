@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 
 from kgcheck.verifier.values.dates import compare_dates, DateMatch
+from kgcheck.verifier.text.apposition import apposed_properties
 from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fused_values, rejoin_names,
                                            split_sentences, word_spans)
 from kgcheck.verifier.control import checkpoint
@@ -51,6 +52,8 @@ _PREDICATE_BEFORE = re.compile(_COPULA_ARTICLE + r"\s+(?:[\w'’-]+\s+){0,3}$", 
 # A sentence that opens on its predicate, its name left out (or cut to a bracket's end: "Nekojiru Grass) is a").
 _OPENS_ON_PREDICATE = re.compile(r"(?:[^.()]{0,60}\))?\s*" + _COPULA_ARTICLE)
 PRONOUNS = frozenset("he she it his her its they their him them".split())
+_LIST_ITEM = re.compile(r",?\s+(?:and|or|&)\s+", re.IGNORECASE)  # between the last two names of a list
+_LIST_GOES_ON = re.compile(r",?\s+(?:and|or|&)\s+[A-Z\"'“]|,\s*[A-Z\"'“]")  # another item after a name
 @dataclass(frozen=True)
 class SpanClaim:
     claim: Claim
@@ -69,6 +72,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
     """(sentence spans, claims with the character span of each claimed object); `readers` picks which
     readers run (an ablation); `about`: the entity id the text is about (the question it answers), what its
     pronouns and unresolved descriptions stand for when nothing in the text says otherwise."""
+    from kgcheck.verifier.text.dating import read_dates
     from kgcheck.verifier.text.words import read_words
 
     sentences = rejoin_names(kg, text, split_sentences(text))
@@ -123,8 +127,13 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
         for m in outside:
             # "in Melbourne, British Columbia": a name set beside one after a preposition is in the same phrase.
             # Not after a phrase opening the sentence: "In North America, Ridiculous Thoughts was" names the subject.
-            beside = after_preposition is not None and re.fullmatch(r",\s*", text[after_preposition.end:m.start]) \
-                and len(text[a:after_preposition.start].split()) > 2
+            # A list after the preposition is its object throughout ("Written by Keys, Kanye West and Harold Lilly,
+            # the track was"): a name after "and", or after a comma with the list going on past it.
+            gap = text[after_preposition.end:m.start] if after_preposition is not None else None
+            beside = gap is not None and (
+                (re.fullmatch(r",\s*", gap) and (len(text[a:after_preposition.start].split()) > 2 or
+                                                  _LIST_GOES_ON.match(text, m.end, b))) or
+                bool(_LIST_ITEM.fullmatch(gap) and not VERB_AFTER.match(text, m.end, b)))
             if _PREPOSITION_BEFORE.search(text, max(a, m.start - 12), m.start) or beside:
                 after_preposition = m
                 continue
@@ -180,6 +189,11 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                 subject = referent or subject
         if subject is None and about and not described:
             subject = Mention(a, a, topic_name, about)  # "is a 2011 Japanese film": the name left out is the topic
+        if subject is not None and subject in ms and last_subject is not None and \
+                last_subject.entity_id != subject.entity_id:
+            # "A sequel, Banjo-Tooie, was released": the sequel of what the text was about; the rest is the name's.
+            for pid in apposed_properties(kg, sentence, subject.start - a, last_subject.entity_id, statements):
+                emit(si, last_subject, pid, subject.start, subject.end, subject.entity_id, reader="words")
         actors = ms + ([subject] if subject is not None and subject not in ms else [])
         for m in outside:  # "Toxicon is a scientific journal": "the journal" of a later sentence is Toxicon
             kind = called(text, m.end) if m.end <= b else None
@@ -227,7 +241,9 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                     value_classes[v] = {st.value.entity_id for st in fetched.get(v, ()) if st.value.entity_id}
                 typed.add(subject.entity_id)
             read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classes, facts, emit, taken,
-                       set(links), readers, weak_here, lambda si=si: in_sentence.get(si, ()))
+                       set(links), readers, weak_here)
+            read_dates(kg, si, subject, sentence, a, ms, dates, statements, facts, emit, taken, readers,
+                       lambda si=si: in_sentence.get(si, ()))
         _subject_claims(si, subject, sentence, a, ms, dates, statements.get(subject.entity_id, []), facts, emit,
                         taken, allowed, set(links))
     return sentences, claims

@@ -10,13 +10,10 @@ never sees it. These readers read a relation from the sentence and let the graph
   class against the classes of the property's values.
 - "types": no property word, but the value is like the subject's values of one property (same class,
   or that property is among its roles; a clear best or nothing); a lower-case name in the subject's
-  description ("is an Ethiopian sport cyclist") by its role; a date opening the subject's description
-  ("X is a 1994 film") or next to a noun naming the subject's class is the time property the subject
-  holds; "Title (1950)" dates a subject that holds one time property, and so does the one date of a sentence
-  that opens with that subject ("If All Goes Wrong was screened ... in October 2010"; not in brackets, not
-  another thing's date: "Bradbury's 1953 novel", "her 1990 album Solitude Standing"). An item claim the types reader
-  guessed is REFUTED only when the claimed and the graph's values are of a kind (verify.py), else
-  NOT_ENOUGH_INFO. A time property named "<event> date" is also found by its event word ("aired on").
+  description ("is an Ethiopian sport cyclist") by its role. An item claim the types reader guessed is
+  REFUTED only when the claimed and the graph's values are of a kind (verify.py), else NOT_ENOUGH_INFO.
+A property word's value is the first name after it, or a list going on from it ("starring A, B and C").
+Dates are read in dating.py, with these words' lexicon.
 Every threshold is a share measured in the graph (schema.py); no property or word is listed here.
 """
 from __future__ import annotations
@@ -29,22 +26,14 @@ from kgcheck.verifier.values import inside_dates
 MIN_ROLE_STATEMENTS = 1  # one statement with m as its value already says what m is for
 WINDOW_WORDS = 5  # property words at most this many words before the value ("was directed by X")
 AFTER_WORDS = 3  # or, for a date, this many after it ("in 1991 it was founded" is rarer: kept short)
-_OBJECT_AFTER = re.compile(r"\s+(?:the\s+|a\s+|an\s+)?", re.IGNORECASE)  # a verb and its object's name
-OBJECT_DATE_WORDS = 12  # "released <object> as the album's final single on <date>": a verb, its object, then the date
 _FUNCTION_STEMS = frozenset(stem(f) for f in FUNCTION_WORDS)  # what may sit inside a name's words
 _WORD = re.compile(r"[\w][\w'’-]*")
-# "X is a 1994 film", "X was an 1880 painting": a date that opens the subject's description.
-_DESCRIBES = re.compile(r"\b(?:is|was)\s+(?:a|an|the)\s+(?:\w+\s+)?$", re.IGNORECASE)
-_TITLE_YEAR = re.compile(r"\s*\(\s*")  # between a title and its year: "Son of Zorro (1950)"
-_OPENS = re.compile(r"[\W_]*(?:the\s+)?[\W_]*", re.IGNORECASE)  # before a subject that opens its sentence
-# Or a fronted phrase before the main clause's subject: "Directed by Marc Daniels, Assignment: Earth was ...".
-_FRONTED = re.compile(r"[^;:]*,\s+(?:the\s+)?", re.IGNORECASE)
 VERB_AFTER = re.compile(r"\s+(?:is|was|are|were|has|had)\b", re.IGNORECASE)  # a subject's verb right after it
 _ASIDE_OPENS = re.compile(r"\s*[(\[]")  # a bracketed aside right after a name
 _CLAUSE_BREAK = re.compile(r"[;:()\[\]\"“”]|,\s+(?:and|but|while|which|who)\b")
 
 
-def _words(sentence: str, lo: int, hi: int) -> list[tuple[int, int, str]]:
+def lower_words(sentence: str, lo: int, hi: int) -> list[tuple[int, int, str]]:
     return [(m.start() + lo, m.end() + lo, m.group().lower()) for m in _WORD.finditer(sentence[lo:hi])]
 
 
@@ -64,7 +53,7 @@ def named_properties(sentence: str, at: int, lexicon, *, end: int | None = None,
     for _, distance, pid in names_before(sentence, at, lexicon, WINDOW_WORDS, blocked):
         out.setdefault(pid, distance)
     if end is not None:
-        after = [w for w in _words(sentence, end, len(sentence)) if not blocked(w[0], w[1])][:AFTER_WORDS + 2]
+        after = [w for w in lower_words(sentence, end, len(sentence)) if not blocked(w[0], w[1])][:AFTER_WORDS + 2]
         stems_after = [stem(w[2]) for w in after]
         for k in range(min(len(stems_after), AFTER_WORDS + 2)):
             for name in lexicon.get(stems_after[k], ()):
@@ -76,7 +65,7 @@ def named_properties(sentence: str, at: int, lexicon, *, end: int | None = None,
 def names_before(sentence: str, at: int, lexicon, window: int, blocked=lambda s, e: False):
     """(offset after the name, distance in content words to `at`, property), nearest first, for each property name
     ending at most `window` words before offset `at` in the same clause (words inside names do not count)."""
-    before = [w for w in _words(sentence, _clause_start(sentence, at), at) if not blocked(w[0], w[1])]
+    before = [w for w in lower_words(sentence, _clause_start(sentence, at), at) if not blocked(w[0], w[1])]
     stems = [stem(w[2]) for w in before]
     for k in range(len(stems) - 1, max(-1, len(stems) - 1 - window), -1):
         distance = len([s for s in before[k + 1:] if s[2] not in FUNCTION_WORDS])
@@ -105,10 +94,9 @@ def classes_of(eid: str, statements: dict) -> set[str]:
 
 
 def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classes, facts, emit, taken, linked,
-               readers, weak=(), claims_here=lambda: ()) -> None:
+               readers, weak=()) -> None:
     """Claims about the sentence's subject read from its words (reader "words") or the types of its values
-    (reader "types"), for mentions and dates no other reader claimed; `claims_here()` gives the sentence's
-    claims so far."""
+    (reader "types"), for the mentions no other reader claimed (its dates: dating.py)."""
     schema = GraphSchema.of(kg)
     lexicon = schema.lexicon()
     own = statements.get(subject.entity_id, [])
@@ -151,6 +139,10 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
             # the value's type against the subject's own properties may ("types" below).
             if len(named_here) > 1 and not any(p in held or p in class_props for p in named_here):
                 found = []
+            # The word's value is the first name after it: "a sequel, Lolo 2, that was released in Japan" (a list
+            # of names goes on: "starring A, B and C").
+            if found and _named_before_it(sentence, m.start - a, lexicon, blocked, set(named_here), names):
+                found = []
             if found:
                 best = sorted(named_here,
                               key=lambda p: (p not in held, -class_props.get(p, 0.0), -schema.usage(p), p))[0]
@@ -178,72 +170,7 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
     if "types" in readers:
         _described_as(si, subject, sentence, a, weak, held, schema, emit, taken)
         _lower_case_values(si, subject, sentence, a, weak, held, schema, emit, taken, names, dates)
-    time_props = {p for p in held | set(class_props) if schema.datatype(p) == "time"}
-    held_time = {p for p in held if schema.datatype(p) == "time"}
 
-    def claimed_time(pid: str) -> bool:  # the sentence already dates this property of the subject
-        return any(c.claim.subject_id == subject.entity_id and c.claim.property_id == pid
-                   for c in claims_here())
-    for s, e, _date in dates:
-        if taken(a + s, a + e):
-            continue
-        # Only words before the date: after it they tend to belong to the next date of a list
-        # ("a video game in 1989 (released in North America ... in 1991)").
-        named = [p for d, p in named_properties(sentence, s, lexicon, blocked=blocked) if schema.datatype(p) == "time"]
-        # Words naming only events things of the subject's class never have: the date is another thing's
-        # ("discovered on 24 November 1973" is no date of Switzerland, where a sentence about an asteroid whose
-        # name the gazetteer missed falls).
-        foreign = bool(named) and not any(subject_may_hold(p) for p in named)
-        if "words" in readers:
-            found = [p for p in named if p in time_props]
-            if found:
-                emit(si, subject, found[0], a + s, a + e, reader="words")
-                continue
-            # "Sire Records released La Isla Bonita ... on February 25, 1990": the date's property is one the
-            # subject lacks; the nearest other thing named that holds it is what the date is about.
-            # Only when the subject cannot hold it: a journal "established in 2002 by X, and published by Y" the
-            # graph gives no inception is still the one established, not Y.
-            holders = [x for x in ms if x.entity_id != subject.entity_id and
-                       any(st.property in named for st in statements.get(x.entity_id, ()))] if foreign else []
-            if holders:
-                x = min(holders, key=lambda x: abs(x.start - a - s))
-                pid = next(p for p in named if any(st.property == p for st in statements.get(x.entity_id, ())))
-                emit(si, x, pid, a + s, a + e, reader="words")
-                continue
-            # The property word may stand further back, before the thing it dates ("Sire Records released La Isla
-            # Bonita as the album's final single on February 25, 1990"): the word's object, when it holds the
-            # property, is what the date is about.
-            if not named:
-                owner = _dated_object(sentence, a, s, subject, ms, statements, lexicon, schema, blocked)
-                if owner:
-                    emit(si, owner[0], owner[1], a + s, a + e, reader="words")
-                    continue
-            # "X was released in 1998" of a subject holding one time property, not the one the words name:
-            # the sentence dates the subject's one known event (a date already claimed with it stops this).
-            if named and not foreign and len(held_time) == 1 and not claimed_time(next(iter(held_time))):
-                emit(si, subject, next(iter(held_time)), a + s, a + e, reader="words")
-                continue
-        if not time_props:
-            continue
-        if "types" in readers and len(held_time) == 1 and 0 <= subject.end - a <= s and \
-                _TITLE_YEAR.fullmatch(sentence, subject.end - a, s):
-            emit(si, subject, next(iter(held_time)), a + s, a + e, reader="types")  # "Son of Zorro (1950)"
-            continue
-        # "X is a 1994 film": X before the date ("… is a 2001 film …, shown in Mitaka, Japan" describes no Japan).
-        if "types" in readers and subject.end - a <= s and (
-                _next_to_class_noun(sentence, s, e, subject_classes, facts) or _DESCRIBES.search(sentence, 0, s)):
-            best = max(sorted(time_props), key=lambda p: (p in held, class_props.get(p, 0.0), schema.usage(p)))
-            emit(si, subject, best, a + s, a + e, reader="types")
-            continue
-        # "If All Goes Wrong was screened ... in October 2010": the sentence's one date, after the subject it
-        # opens with, on a subject the graph knows one dated event of, is that event's date — unless it stands
-        # in brackets (an aside, another work's title year: "from the album Animal (2008)"), it dates another
-        # thing ("her 1990 album Solitude Standing", "Bradbury's 1953 novel") or that event is dated already.
-        if "types" in readers and not foreign and len(dates) == 1 and len(held_time) == 1 and subject.end - a <= s and \
-                _opens_main_clause(sentence, subject.start - a, subject.end - a) and \
-                sentence.count("(", 0, s) <= sentence.count(")", 0, s) and not claimed_time(next(iter(held_time))) \
-                and not _dates_another_thing(sentence, s, e, [(x.start - a, x.end - a) for x in ms if x != subject]):
-            emit(si, subject, next(iter(held_time)), a + s, a + e, reader="types")
 
 
 # "X is an Ethiopian sport cyclist who ...": the words after the copula, up to a clause word, describe X.
@@ -330,59 +257,29 @@ def _past_asides(sentence: str, at: int) -> int:
     return at
 
 
-def _dated_object(sentence, a, at, subject, ms, statements, lexicon, schema, blocked):
-    """(mention, property) for "<time property word> [the] <mention> ... <date at `at`>" in one clause, at most
-    OBJECT_DATE_WORDS words apart: the mention right after the word (its object, not the subject) that holds
-    the property. The nearest such word decides ("created by X, that aired on NBC ... on <date>" is an air date,
-    and NBC has none: no claim); a word not right before a name is no verb of it ("a former Peruvian politician
-    who served as the President of Peru from 28 July 1990": "former" is no "formed")."""
-    names = [(end, p) for end, _, p in names_before(sentence, at, lexicon, OBJECT_DATE_WORDS, blocked)
-             if schema.datatype(p) == "time"]
-    if not names:
-        return None
-    nearest = max(end for end, _ in names)
-    pids = [p for end, p in names if end == nearest]
-    for x in ms:
-        if x.entity_id != subject.entity_id and nearest <= x.start - a and x.end - a <= at and \
-                _OBJECT_AFTER.fullmatch(sentence, nearest, x.start - a):
-            held = {st.property for st in statements.get(x.entity_id, ())}
-            pid = next((p for p in pids if p in held), None)
-            if pid:
-                return x, pid
-    return None
+# Between a property word (and its particle: "directed by") and its object: punctuation and determiners.
+_OBJECT_OPENS = re.compile(r"[\s,:\"'“(]*(?:(?:the|a|an|its|his|her|their)\s+)*", re.IGNORECASE)
+# After a name, what leads on to the next one as the same word's value: a list ("A, B and C"), or the first name's
+# possessive and a noun ("William Shakespeare's play Macbeth").
+_LIST_GOES_ON = re.compile(r"\s*(?:,|,?\s*(?:and|or|&))\s*(?:(?:the|a|an)\s+)?|['’]s?(?:\s+[a-z][\w-]*)*\s+",
+                           re.IGNORECASE)
 
 
-def _opens_main_clause(sentence: str, start: int, end: int) -> bool:
-    """The subject at sentence[start:end] opens the sentence, or the main clause after a fronted phrase ("Directed
-    by Marc Daniels, Assignment: Earth was first broadcast ..."), with its verb right after it. A subject named
-    in an earlier sentence (start < 0: "The song" of "X is a song. The song was released ...") opens it."""
-    start = max(0, start)
-    return bool(_OPENS.fullmatch(sentence, 0, start) or
-                (_FRONTED.fullmatch(sentence, 0, start) and VERB_AFTER.match(sentence, end)))
-
-
-def _dates_another_thing(sentence: str, start: int, end: int, names: list[tuple[int, int]]) -> bool:
-    """The date at sentence[start:end] belongs to another thing: a possessive stands before it ("Bradbury's 1953
-    novel"), or only content words (no function word, no punctuation, at most WINDOW_WORDS) lead from it to a
-    name or a capitalised word ("her 1990 album Solitude Standing", "the 1966 collection Octopussy"; not "2020
-    by the group Lancelot")."""
-    if re.search(r"['’]s\s+$", sentence[:start]):
-        return True
-    starts = {s for s, _ in names}
-    for ws, _we, word in _words(sentence, end, len(sentence))[:WINDOW_WORDS + 1]:
-        if word in FUNCTION_WORDS or re.search(r"[^\w\s'’-]", sentence[end:ws]):
-            return False
-        if sentence[ws].isupper() or ws in starts:
-            return True
-    return False
-
-
-def _next_to_class_noun(sentence: str, s: int, e: int, classes: set[str], facts) -> bool:
-    """A date within a few words before a noun naming one of the subject's classes ("a 1994 Japanese
-    animated film", "the 2003 album")."""
-    if not classes:
+def _named_before_it(sentence: str, at: int, lexicon, blocked, pids: set[str], names) -> bool:
+    """Another name stands between the nearest word naming one of `pids` and the name at `at`, and what follows
+    that name is not a list or a possessive going on to this one."""
+    ends = [end for end, _, p in names_before(sentence, at, lexicon, WINDOW_WORDS, blocked) if p in pids]
+    if not ends:
         return False
-    facts.prefetch_labels(classes)
-    heads = {(facts.label(c) or "").lower().split()[-1] for c in classes if facts.label(c)}
-    after = [w[2] for w in _words(sentence, e, len(sentence))][:WINDOW_WORDS]
-    return any(w in heads or w.rstrip("s") in heads for w in after)
+    word_end = max(ends)
+    between = sorted((s, e) for s, e in names if word_end <= s and e <= at)
+    if not between:
+        return False
+    # The first of them is the word's object only when it follows the word and its particle directly ("a sequel,
+    # Lolo 2, that ...", "nominated for a Grammy Award"; not "published in Japanese by Viz Media").
+    word = lower_words(sentence, 0, word_end)[-1][2]
+    particles = {n.particle for n in lexicon.get(stem(word), ()) if n.pid in pids and n.particle}
+    opens = re.match(r"\s*(\w+)\s", sentence[word_end:])
+    start = word_end + opens.end(1) if opens and opens.group(1).lower() in particles else word_end
+    return bool(_OBJECT_OPENS.fullmatch(sentence, start, between[0][0])) and \
+        not _LIST_GOES_ON.fullmatch(sentence, between[-1][1], at)

@@ -1,0 +1,39 @@
+"""A relation named beside a name: "A sequel, Banjo-Tooie, was released in 2000", "Its director, X, said ...".
+
+The words before the comma name a property (the index's property lexicon, as the words reader reads it) and
+the name after it is that property's value for the thing the text was about a sentence ago (the topic, or the
+last sentence's subject) — the sentence itself goes on about the name ("was released in 2000" dates the sequel).
+"""
+from __future__ import annotations
+
+import re
+
+from kgcheck.verifier.text.schema import GraphSchema
+from kgcheck.verifier.text.words import classes_of, named_properties
+
+# The sentence opens on a determiner or a possessive, up to four lower-case words and a comma, then the name.
+_APPOSED = re.compile(r"[\s\"'“(]*(?:[Tt]he|[Aa]n?|[Ii]ts|[Hh]is|[Hh]er|[Tt]heir)\s+"
+                      r"[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3},\s*[\"'“]?")
+
+
+def apposed_properties(kg, sentence: str, at: int, holder: str, statements: dict) -> list[str]:
+    """The properties of `holder` that the words opening the sentence before offset `at` (where a name starts)
+    name, when they are a relation set beside that name: the nearest property name, of an item-valued property
+    the holder holds; a name of one property only also when the holder's classes hold it (or the graph gives it
+    none). Several names none of which the holder holds say nothing (as in words.read_words)."""
+    if not _APPOSED.fullmatch(sentence, 0, at):
+        return []
+    schema = GraphSchema.of(kg)
+    named = [(d, p) for d, p in named_properties(sentence, at, schema.lexicon())
+             if schema.datatype(p) == "wikibase-item"]
+    if not named:
+        return []
+    nearest = named[0][0]
+    here = [p for d, p in named if d == nearest]
+    held = {st.property for st in statements.get(holder, ())}
+    chosen = [p for p in here if p in held]
+    if not chosen and len(here) == 1:
+        classes = classes_of(holder, statements)
+        if not classes or here[0] in schema.class_properties(classes):
+            chosen = here
+    return chosen
