@@ -212,7 +212,10 @@ def test_the_one_date_of_a_sentence_dates_the_subjects_one_known_event(kg):
     tc = _claim(verify_text(kg, "Night Train is a film. The film was screened in Graz in October 1996."),
                 "October 1996")
     assert (tc.claim.subject_id, tc.claim.property_id, tc.verdict.verdict) == ("Q802", "P577", REFUTED)
-    # A bare year in brackets after a title is read as the linked reader reads it when the graph agrees.
+    # So is a date the sentence opens on, before the subject ("In 1996, Night Train was ..."), and a bare year in
+    # brackets after a title: the linked reader reads them so when the graph agrees.
+    tc = _claim(verify_text(kg, "In 1996, Night Train was screened in Graz."), "1996")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.verdict.verdict) == ("Q802", "P577", REFUTED)
     tc = _claim(verify_text(kg, "Night Train appears on the album Harbour Nights (1996)."), "1996")
     assert (tc.claim.subject_id, tc.claim.property_id, tc.verdict.verdict) == ("Q802", "P577", REFUTED)
     assert _claim(verify_text(kg, "Night Train appears on the album Harbour Nights (2001)."), "2001").verdict.verdict \

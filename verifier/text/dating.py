@@ -6,8 +6,9 @@
 - "types": a date opening the subject's description ("X is a 1994 film") or next to a noun naming the
   subject's class is the time property the subject holds; "Title (1950)" dates a subject that holds one time
   property, and so does the one date of a sentence that opens with that subject ("If All Goes Wrong was
-  screened ... in October 2010"), a bare "(2008)" after a title included — not in an aside, not another
-  thing's date: "Bradbury's 1953 novel", "her 1990 album Solitude Standing".
+  screened ... in October 2010"), a bare "(2008)" after a title and a date opening the sentence before the
+  subject ("In 2009, the series was adapted") included — not in an aside, not another thing's date:
+  "Bradbury's 1953 novel", "her 1990 album Solitude Standing".
 Every threshold is a share measured in the graph (schema.py); no property or word is listed here.
 """
 from __future__ import annotations
@@ -26,6 +27,8 @@ _TITLE_YEAR = re.compile(r"\s*\(\s*")  # between a title and its year: "Son of Z
 _OPENS = re.compile(r"[\W_]*(?:the\s+)?[\W_]*", re.IGNORECASE)  # before a subject that opens its sentence
 # Or a fronted phrase before the main clause's subject: "Directed by Marc Daniels, Assignment: Earth was ...".
 _FRONTED = re.compile(r"[^;:]*,\s+(?:the\s+)?", re.IGNORECASE)
+_DATE_OPENS = re.compile(r"[\W_]*(?:in|by|since|from|on)\s+", re.IGNORECASE)  # "In 2009, the series ..."
+_FRONTED_END = re.compile(r"\s*,\s+(?:the\s+)?", re.IGNORECASE)
 
 
 def read_dates(kg, si, subject, sentence, a, ms, dates, statements, facts, emit, taken, readers,
@@ -106,15 +109,23 @@ def read_dates(kg, si, subject, sentence, a, ms, dates, statements, facts, emit,
         # opens with, on a subject the graph knows one dated event of, is that event's date — unless it dates
         # another thing ("her 1990 album Solitude Standing", "Bradbury's 1953 novel") or that event is dated
         # already, or it stands in an aside ("in Graz (a city that hosted a festival in 1996)"). A bare year in
-        # brackets after a title ("a song ... from the album Animal (2008)") is read: the linked reader takes it
-        # as the subject's date whenever the graph agrees, so a year it does not agree with is the same reading,
-        # open to refutation (on the dev file's 3,859 true sentences it added no false alarm).
-        if "types" in readers and not foreign and len(dates) == 1 and len(held_time) == 1 and subject.end - a <= s and \
+        # brackets after a title ("a song ... from the album Animal (2008)") and a date the sentence opens on
+        # ("In 2009, the series was adapted") are read: the linked reader takes them as the subject's date
+        # whenever the graph agrees, so a date it does not agree with is the same reading, open to refutation
+        # (on the dev file's 3,859 true sentences neither added a false alarm).
+        if "types" in readers and not foreign and len(dates) == 1 and len(held_time) == 1 and \
+                (subject.end - a <= s or _dates_the_main_clause(sentence, s, e, subject.start - a)) and \
                 _opens_main_clause(sentence, subject.start - a, subject.end - a) and \
                 (sentence.count("(", 0, s) <= sentence.count(")", 0, s) or _in_bare_brackets(sentence, s, e)) and \
                 not claimed_time(next(iter(held_time))) and \
                 not _dates_another_thing(sentence, s, e, [(x.start - a, x.end - a) for x in ms if x != subject]):
             emit(si, subject, next(iter(held_time)), a + s, a + e, reader="types")
+
+
+def _dates_the_main_clause(sentence: str, start: int, end: int, subject_at: int) -> bool:
+    """The sentence opens on the date, in a phrase of its own before the subject ("In 2009, the series was
+    adapted"): the linked reader takes it as the subject's date whenever the graph agrees."""
+    return bool(_DATE_OPENS.fullmatch(sentence, 0, start) and _FRONTED_END.fullmatch(sentence, end, subject_at))
 
 
 def _dated_object(sentence, a, at, subject, ms, statements, lexicon, schema, blocked):

@@ -53,7 +53,7 @@ _PREDICATE_BEFORE = re.compile(_COPULA_ARTICLE + r"\s+(?:[\w'’-]+\s+){0,3}$", 
 _OPENS_ON_PREDICATE = re.compile(r"(?:[^.()]{0,60}\))?\s*" + _COPULA_ARTICLE)
 PRONOUNS = frozenset("he she it his her its they their him them".split())
 _LIST_ITEM = re.compile(r",?\s+(?:and|or|&)\s+", re.IGNORECASE)  # between the last two names of a list
-_LIST_GOES_ON = re.compile(r",?\s+(?:and|or|&)\s+[A-Z\"'“]|,\s*[A-Z\"'“]")  # another item after a name
+_ANOTHER_ITEM = re.compile(r",?\s+(?:and|or|&)\s+[A-Z\"'“]|,\s*[A-Z\"'“]")  # another item after a name
 @dataclass(frozen=True)
 class SpanClaim:
     claim: Claim
@@ -132,7 +132,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
             gap = text[after_preposition.end:m.start] if after_preposition is not None else None
             beside = gap is not None and (
                 (re.fullmatch(r",\s*", gap) and (len(text[a:after_preposition.start].split()) > 2 or
-                                                  _LIST_GOES_ON.match(text, m.end, b))) or
+                                                  _ANOTHER_ITEM.match(text, m.end, b))) or
                 bool(_LIST_ITEM.fullmatch(gap) and not VERB_AFTER.match(text, m.end, b)))
             if _PREPOSITION_BEFORE.search(text, max(a, m.start - 12), m.start) or beside:
                 after_preposition = m
