@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-from kgcheck.verifier.text.schema import FUNCTION_WORDS, GraphSchema
-from kgcheck.verifier.text.words import (VERB_AFTER, WINDOW_WORDS, classes_of, lower_words, named_properties,
+from kgcheck.verifier.text.schema import FUNCTION_WORDS
+from kgcheck.verifier.text.words import (VERB_AFTER, WINDOW_WORDS, SubjectView, lower_words, named_properties,
                                          names_before)
 
 _OBJECT_AFTER = re.compile(r"\s+(?:the\s+|a\s+|an\s+)?", re.IGNORECASE)  # a verb and its object's name
@@ -35,19 +35,9 @@ def read_dates(kg, si, subject, sentence, a, ms, dates, statements, facts, emit,
                claims_here=lambda: ()) -> None:
     """Claims on the dates of the sentence no other reader claimed: of the subject's time property, or of another
     thing the sentence names; `claims_here()` gives the sentence's claims so far."""
-    schema = GraphSchema.of(kg)
+    view = SubjectView.of(kg, subject, statements, ms, a)
+    schema, held, class_props, blocked = view.schema, view.held, view.class_props, view.blocked
     lexicon = schema.lexicon()
-    held = {st.property for st in statements.get(subject.entity_id, [])}
-    subject_classes = classes_of(subject.entity_id, statements)
-    class_props = schema.class_properties(subject_classes)
-    names = [(x.start - a, x.end - a) for x in ms]
-
-    def blocked(s: int, e: int) -> bool:  # words inside a name are not property words
-        return any(ns <= s and e <= ne for ns, ne in names)
-
-    def subject_may_hold(pid: str) -> bool:
-        return pid in held or pid in class_props or not subject_classes
-
     time_props = {p for p in held | set(class_props) if schema.datatype(p) == "time"}
     held_time = {p for p in held if schema.datatype(p) == "time"}
 
@@ -63,7 +53,7 @@ def read_dates(kg, si, subject, sentence, a, ms, dates, statements, facts, emit,
         # Words naming only events things of the subject's class never have: the date is another thing's
         # ("discovered on 24 November 1973" is no date of Switzerland, where a sentence about an asteroid whose
         # name the gazetteer missed falls).
-        foreign = bool(named) and not any(subject_may_hold(p) for p in named)
+        foreign = bool(named) and not any(view.may_hold(p) for p in named)
         if "words" in readers:
             found = [p for p in named if p in time_props]
             if found:
@@ -101,7 +91,7 @@ def read_dates(kg, si, subject, sentence, a, ms, dates, statements, facts, emit,
             continue
         # "X is a 1994 film": X before the date ("… is a 2001 film …, shown in Mitaka, Japan" describes no Japan).
         if "types" in readers and subject.end - a <= s and (
-                _next_to_class_noun(sentence, s, e, subject_classes, facts) or _DESCRIBES.search(sentence, 0, s)):
+                _next_to_class_noun(sentence, s, e, view.classes, facts) or _DESCRIBES.search(sentence, 0, s)):
             best = max(sorted(time_props), key=lambda p: (p in held, class_props.get(p, 0.0), schema.usage(p)))
             emit(si, subject, best, a + s, a + e, reader="types")
             continue

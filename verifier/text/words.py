@@ -19,6 +19,7 @@ Every threshold is a share measured in the graph (schema.py); no property or wor
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, MIN_VALUE_SHARE, GraphSchema, stem
 from kgcheck.verifier.values import inside_dates
@@ -93,24 +94,39 @@ def classes_of(eid: str, statements: dict) -> set[str]:
     return {st.value.entity_id for st in statements.get(eid, ()) if st.property == INSTANCE_OF and st.value.entity_id}
 
 
+@dataclass(frozen=True)
+class SubjectView:
+    """What the readers of one sentence (read_words, dating.read_dates) ask of its subject and its names."""
+
+    schema: GraphSchema
+    held: frozenset[str]  # the properties the subject has statements of
+    classes: frozenset[str]
+    class_props: dict[str, float]  # properties its classes hold (share of their subjects)
+    names: tuple[tuple[int, int], ...]  # the sentence's mentions, offsets in the sentence
+
+    @classmethod
+    def of(cls, kg, subject, statements: dict, ms, a: int) -> "SubjectView":
+        schema = GraphSchema.of(kg)
+        classes = classes_of(subject.entity_id, statements)
+        return cls(schema, frozenset(st.property for st in statements.get(subject.entity_id, ())),
+                   frozenset(classes), schema.class_properties(classes), tuple((x.start - a, x.end - a) for x in ms))
+
+    def blocked(self, s: int, e: int) -> bool:  # words inside a name are not property words ("Directors Guild")
+        return any(ns <= s and e <= ne for ns, ne in self.names)
+
+    def may_hold(self, pid: str) -> bool:
+        return pid in self.held or pid in self.class_props or not self.classes
+
+
 def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classes, facts, emit, taken, linked,
                readers, weak=()) -> None:
     """Claims about the sentence's subject read from its words (reader "words") or the types of its values
     (reader "types"), for the mentions no other reader claimed (its dates: dating.py)."""
-    schema = GraphSchema.of(kg)
+    view = SubjectView.of(kg, subject, statements, ms, a)
+    schema, held, class_props, names, blocked = view.schema, view.held, view.class_props, view.names, view.blocked
     lexicon = schema.lexicon()
     own = statements.get(subject.entity_id, [])
-    held = {st.property for st in own}
-    subject_classes = classes_of(subject.entity_id, statements)
-    class_props = schema.class_properties(subject_classes)
-    names = [(x.start - a, x.end - a) for x in ms]
     roles = schema.roles([x.entity_id for x in ms]) if "types" in readers else {}
-
-    def blocked(s: int, e: int) -> bool:  # words inside a name are not property words ("Directors Guild")
-        return any(ns <= s and e <= ne for ns, ne in names)
-
-    def subject_may_hold(pid: str) -> bool:
-        return pid in held or pid in class_props or not subject_classes
 
     for m in ms:
         if inside_dates(m.start - a, m.end - a, dates):
@@ -131,7 +147,7 @@ def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classe
 
         if "words" in readers:
             found = [(d, p) for d, p in named_properties(sentence, m.start - a, lexicon, blocked=blocked)
-                     if schema.datatype(p) == "wikibase-item" and subject_may_hold(p) and fits(p)]
+                     if schema.datatype(p) == "wikibase-item" and view.may_hold(p) and fits(p)]
             nearest = found[0][0] if found else None
             named_here = [p for d, p in found if d == nearest]
             # A word naming several properties, none of which the subject or its classes hold ("played for
