@@ -192,7 +192,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
         if subject is not None and subject in ms and last_subject is not None and \
                 last_subject.entity_id != subject.entity_id:
             # "A sequel, Banjo-Tooie, was released": the sequel of what the text was about; the rest is the name's.
-            for pid in apposed_properties(kg, sentence, subject.start - a, last_subject.entity_id, statements):
+            for pid in apposed_properties(kg, sentence, subject.start - a, last_subject, statements):
                 emit(si, last_subject, pid, subject.start, subject.end, subject.entity_id, reader="words")
         actors = ms + ([subject] if subject is not None and subject not in ms else [])
         for m in outside:  # "Toxicon is a scientific journal": "the journal" of a later sentence is Toxicon
