@@ -8,7 +8,8 @@
   property, and so does the one date of a sentence that opens with that subject ("If All Goes Wrong was
   screened ... in October 2010"), a bare "(2008)" after a title and a date opening the sentence before the
   subject ("In 2009, the series was adapted") included — not in an aside, not another thing's date:
-  "Bradbury's 1953 novel", "her 1990 album Solitude Standing".
+  "Bradbury's 1953 novel", "her 1990 album Solitude Standing" (that date is the album's, when the words between
+  name its class and it holds one time property).
 Every threshold is a share measured in the graph (schema.py); no property or word is listed here.
 """
 from __future__ import annotations
@@ -16,7 +17,8 @@ from __future__ import annotations
 import re
 
 from kgcheck.verifier.text.schema import FUNCTION_WORDS
-from kgcheck.verifier.text.words import (VERB_AFTER, WINDOW_WORDS, SubjectView, lower_words, named_properties,
+from kgcheck.verifier.text.subject import opens_main_clause
+from kgcheck.verifier.text.words import (WINDOW_WORDS, SubjectView, classes_of, lower_words, named_properties,
                                          names_before)
 
 _OBJECT_AFTER = re.compile(r"\s+(?:the\s+|a\s+|an\s+)?", re.IGNORECASE)  # a verb and its object's name
@@ -24,9 +26,6 @@ OBJECT_DATE_WORDS = 12  # "released <object> as the album's final single on <dat
 # "X is a 1994 film", "X was an 1880 painting": a date that opens the subject's description.
 _DESCRIBES = re.compile(r"\b(?:is|was)\s+(?:a|an|the)\s+(?:\w+\s+)?$", re.IGNORECASE)
 _TITLE_YEAR = re.compile(r"\s*\(\s*")  # between a title and its year: "Son of Zorro (1950)"
-_OPENS = re.compile(r"[\W_]*(?:the\s+)?[\W_]*", re.IGNORECASE)  # before a subject that opens its sentence
-# Or a fronted phrase before the main clause's subject: "Directed by Marc Daniels, Assignment: Earth was ...".
-_FRONTED = re.compile(r"[^;:]*,\s+(?:the\s+)?", re.IGNORECASE)
 _DATE_OPENS = re.compile(r"[\W_]*(?:in|by|since|from|on)\s+", re.IGNORECASE)  # "In 2009, the series ..."
 _FRONTED_END = re.compile(r"\s*,\s+(?:the\s+)?", re.IGNORECASE)
 
@@ -46,6 +45,12 @@ def read_dates(kg, si, subject, sentence, a, ms, dates, statements, facts, emit,
                    for c in claims_here())
     for s, e, _date in dates:
         if taken(a + s, a + e):
+            continue
+        # "the 2007 film Hannah Montana: The Movie", "her 1990 album X": the date of the name it qualifies.
+        dated = _dated_name(sentence, s, e, [x for x in ms if x.entity_id != subject.entity_id], a, statements, facts,
+                            schema) if "types" in readers else None
+        if dated:
+            emit(si, dated[0], dated[1], a + s, a + e, reader="types")
             continue
         # Only words before the date: after it they tend to belong to the next date of a list
         # ("a video game in 1989 (released in North America ... in 1991)").
@@ -105,7 +110,7 @@ def read_dates(kg, si, subject, sentence, a, ms, dates, statements, facts, emit,
         # (on the dev file's 3,859 true sentences neither added a false alarm).
         if "types" in readers and not foreign and len(dates) == 1 and len(held_time) == 1 and \
                 (subject.end - a <= s or _dates_the_main_clause(sentence, s, e, subject.start - a)) and \
-                _opens_main_clause(sentence, subject.start - a, subject.end - a) and \
+                opens_main_clause(sentence, subject.start - a, subject.end - a) and \
                 (sentence.count("(", 0, s) <= sentence.count(")", 0, s) or _in_bare_brackets(sentence, s, e)) and \
                 not claimed_time(next(iter(held_time))) and \
                 not _dates_another_thing(sentence, s, e, [(x.start - a, x.end - a) for x in ms if x != subject]):
@@ -145,15 +150,6 @@ def _in_bare_brackets(sentence: str, start: int, end: int) -> bool:
     return bool(re.search(r"\(\s*$", sentence[:start]) and re.match(r"\s*\)", sentence[end:]))
 
 
-def _opens_main_clause(sentence: str, start: int, end: int) -> bool:
-    """The subject at sentence[start:end] opens the sentence, or the main clause after a fronted phrase ("Directed
-    by Marc Daniels, Assignment: Earth was first broadcast ..."), with its verb right after it. A subject named
-    in an earlier sentence (start < 0: "The song" of "X is a song. The song was released ...") opens it."""
-    start = max(0, start)
-    return bool(_OPENS.fullmatch(sentence, 0, start) or
-                (_FRONTED.fullmatch(sentence, 0, start) and VERB_AFTER.match(sentence, end)))
-
-
 def _dates_another_thing(sentence: str, start: int, end: int, names: list[tuple[int, int]]) -> bool:
     """The date at sentence[start:end] belongs to another thing: a possessive stands before it ("Bradbury's 1953
     novel"), or only content words (no function word, no punctuation, at most WINDOW_WORDS) lead from it to a
@@ -170,12 +166,36 @@ def _dates_another_thing(sentence: str, start: int, end: int, names: list[tuple[
     return False
 
 
-def _next_to_class_noun(sentence: str, s: int, e: int, classes: set[str], facts) -> bool:
+def _dated_name(sentence, s, e, others, a, statements, facts, schema):
+    """(mention, property) when the date at sentence[s:e] qualifies another name the way an adjective does: after
+    a determiner or a possessive, followed by content words with a noun of that name's classes among them, then the
+    name ("the 2007 film Hannah Montana: The Movie", "her 1990 album Solitude Standing"); the name's one time
+    property is what the date gives (a name holding several leaves no way to tell which)."""
+    if not re.search(r"(?:\b(?:the|a|an|his|her|its|their)|['’]s)\s+$", sentence[:s], re.IGNORECASE):
+        return None
+    for x in others:
+        if x.start - a < e or not _content_words_only(sentence, e, x.start - a):
+            continue
+        times = {st.property for st in statements.get(x.entity_id, ()) if schema.datatype(st.property) == "time"}
+        if len(times) == 1 and _next_to_class_noun(sentence, s, e, classes_of(x.entity_id, statements), facts,
+                                                   until=x.start - a):
+            return x, next(iter(times))
+    return None
+
+
+def _content_words_only(sentence: str, start: int, end: int) -> bool:
+    """Between offsets: at most WINDOW_WORDS words, none a function word, no punctuation."""
+    words = lower_words(sentence, start, end)
+    return len(words) <= WINDOW_WORDS and not re.search(r"[^\w\s'’-]", sentence[start:end]) and \
+        not any(w in FUNCTION_WORDS for _, _, w in words)
+
+
+def _next_to_class_noun(sentence: str, s: int, e: int, classes: set[str], facts, until: int | None = None) -> bool:
     """A date within a few words before a noun naming one of the subject's classes ("a 1994 Japanese
     animated film", "the 2003 album")."""
     if not classes:
         return False
     facts.prefetch_labels(classes)
     heads = {(facts.label(c) or "").lower().split()[-1] for c in classes if facts.label(c)}
-    after = [w[2] for w in lower_words(sentence, e, len(sentence))][:WINDOW_WORDS]
+    after = [w[2] for w in lower_words(sentence, e, len(sentence) if until is None else until)][:WINDOW_WORDS]
     return any(w in heads or w.rstrip("s") in heads for w in after)

@@ -36,6 +36,7 @@ from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.topic import with_topic
 from kgcheck.verifier.text.referents import (EarlierMentions, descriptions, earlier_referent, implied_subject,
                                              relation_noun)
+from kgcheck.verifier.text.subject import COPULA_ARTICLE, main_description, named_subject
 from kgcheck.verifier.text.words import VERB_AFTER
 from kgcheck.verifier.text.triggers import (DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE, ITEM_TRIGGER_WINDOW, TRIGGERS,
                                            unlinked_objects)
@@ -44,16 +45,11 @@ from kgcheck.verifier.values import find_dates, find_quantities, inside_dates
 __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "split_sentences", "Mention", "TRIGGERS"]
 
 _CLAUSE_OPENS = re.compile(r"(?:[:;]|,?\s+(?:and|but|while|whereas))\s+(?:the\s+)?$", re.IGNORECASE)
-# A name right after a preposition is not what the sentence is about ("published by Casterman in 1986").
-_PREPOSITION_BEFORE = re.compile(r"\b(?:by|in|at|from|on|to|for|with|into|near)\s+(?:the\s+)?$", re.IGNORECASE)
-_COPULA_ARTICLE = r"\b(?:is|was|are|were)\s+(?:a|an|the)\b"
-# "is a 2011 Japanese …", "was the Greek entry": a name after a copula and its article is the predicate's.
-_PREDICATE_BEFORE = re.compile(_COPULA_ARTICLE + r"\s+(?:[\w'’-]+\s+){0,3}$", re.IGNORECASE)
 # A sentence that opens on its predicate, its name left out (or cut to a bracket's end: "Nekojiru Grass) is a").
-_OPENS_ON_PREDICATE = re.compile(r"(?:[^.()]{0,60}\))?\s*" + _COPULA_ARTICLE)
+_OPENS_ON_PREDICATE = re.compile(r"(?:[^.()]{0,60}\))?\s*" + COPULA_ARTICLE)
 PRONOUNS = frozenset("he she it his her its they their him them".split())
-_LIST_ITEM = re.compile(r",?\s+(?:and|or|&)\s+", re.IGNORECASE)  # between the last two names of a list
-_ANOTHER_ITEM = re.compile(r",?\s+(?:and|or|&)\s+[A-Z\"'“]|,\s*[A-Z\"'“]")  # another item after a name
+
+
 @dataclass(frozen=True)
 class SpanClaim:
     claim: Claim
@@ -123,24 +119,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
         # not the month of a date ("From May 2011 until April 2012 Marina Weisband was").
         outside = [m for m in ms if not (_in_brackets(text, a, m.start) and _in_brackets(text, a, m.end))
                    and not inside_dates(m.start - a, m.end - a, dates)]
-        subject, after_preposition = None, None
-        for m in outside:
-            # "in Melbourne, British Columbia": a name set beside one after a preposition is in the same phrase.
-            # Not after a phrase opening the sentence: "In North America, Ridiculous Thoughts was" names the subject.
-            # A list after the preposition is its object throughout ("Written by Keys, Kanye West and Harold Lilly,
-            # the track was"): a name after "and", or after a comma with the list going on past it.
-            gap = text[after_preposition.end:m.start] if after_preposition is not None else None
-            beside = gap is not None and (
-                (re.fullmatch(r",\s*", gap) and (len(text[a:after_preposition.start].split()) > 2 or
-                                                  _ANOTHER_ITEM.match(text, m.end, b))) or
-                bool(_LIST_ITEM.fullmatch(gap) and not VERB_AFTER.match(text, m.end, b)))
-            if _PREPOSITION_BEFORE.search(text, max(a, m.start - 12), m.start) or beside:
-                after_preposition = m
-                continue
-            subject = m
-            break
-        if subject is not None and _PREDICATE_BEFORE.search(text, max(a, subject.start - 60), subject.start):
-            subject = None  # "… is a Japanese animated film": a name inside the predicate; the subject went unnamed
+        subject = named_subject(text, a, b, outside)
         if last_subject is not None and first_pronoun is not None and (subject is None or first_pronoun < subject.start):
             subject = last_subject  # "He died in Santa Barbara": he, not Santa Barbara
         if about and _OPENS_ON_PREDICATE.match(sentence):
@@ -151,6 +130,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
         if described:
             # "The journal was established in 1981": the journal named before, else the one the graph implies.
             nouns = [noun for _, _, words in described for noun in words]
+            main = main_description(sentence, described)
             referent = earlier_referent(nouns, earlier, statements, facts)
             # A description that names a relation ("The editor-in-chief is X") is the topic's, as "Its
             # editor-in-chief is X" says: the subject of the sentences before, not a thing to find.
@@ -160,7 +140,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
             if referent is None and about and earlier.kinds(about, statements, facts) is None:
                 # The graph does not say what the topic is: the text is about it, so its descriptions are too —
                 # before a thing the graph links to the names (a wrong value is often another thing's true one).
-                start, end = a + described[0][0], a + described[0][1]
+                start, end = a + main[0], a + main[1]
                 referent = Mention(start, end, text[start:end], about)
             if referent is None:
                 # The description's own words are no evidence of what it stands for ("The song": not the
@@ -176,7 +156,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                 elif implied:
                     statements.update(kg.statements_for([implied]))
                     facts.prefetch_ancestors({st.value.entity_id for st in statements[implied]} | {implied})
-                    start, end = a + described[0][0], a + described[0][1]
+                    start, end = a + main[0], a + main[1]
                     referent = Mention(start, end, text[start:end], implied)
             # "The asteroid was discovered ... near Bern, Switzerland": an unresolved description that is the
             # sentence's grammatical subject leaves it unknown, not the next name (a place after a comma) —

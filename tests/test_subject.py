@@ -1,0 +1,104 @@
+"""Which name a sentence is about (verifier/text/subject.py) and the date of a name another date qualifies
+(dating._dated_name): each test fails without the rule it names; the same sentence with the right value is
+SUPPORTED."""
+from __future__ import annotations
+
+import pytest
+
+from kgcheck.verifier.model import REFUTED, SUPPORTED
+from kgcheck.verifier.text.subject import described_before, main_description, named_subject, opens_main_clause
+from kgcheck.verifier.text.mentions import Mention
+from kgcheck.verifier.text.verify import verify_text
+from test_about import SHOW
+from test_words import ENTITIES, B
+
+ALBUM = B.entity("Q808", "Tidewater", "album", claims=[("P31", B.item("Q482994", None)),
+                                                       ("P577", B.time("+1987-01-01T00:00:00Z", 9))])
+
+
+@pytest.fixture(scope="module")
+def kg(kg_of):
+    return kg_of(ENTITIES + [SHOW, ALBUM, B.entity("Q482994", "album")])
+
+
+def _on(report, subject_id, pid):
+    return [c for c in report.claims if c.claim.subject_id == subject_id and c.claim.property_id == pid]
+
+
+def _mentions(text, *names):
+    return [Mention(text.index(n), text.index(n) + len(n), n, f"Q{k}") for k, n in enumerate(names)]
+
+
+def test_in_an_opening_participles_phrase_the_subject_is_the_name_its_verb_follows():
+    text = "Written by Keys, Kanye West and Harold Lilly, the track was released in 2001."
+    assert named_subject(text, 0, len(text), _mentions(text, "Kanye West", "Harold Lilly")) is None
+    text = "Born in Paris, Anna Smith moved to Lyon."
+    assert named_subject(text, 0, len(text), _mentions(text, "Paris", "Anna Smith", "Lyon")).text == "Anna Smith"
+    text = "Established in 1999, Annals of Tides's founding editors were Anna Smith and Bruno Keller."
+    assert named_subject(text, 0, len(text), _mentions(text, "Annals of Tides", "Anna Smith")).text == "Annals of Tides"
+    text = "Released on 2 October 1995, Morning Glory ? was produced by Anna Smith."
+    assert named_subject(text, 0, len(text), _mentions(text, "Morning Glory", "Anna Smith")).text == "Morning Glory"
+    # A title opening on a participle is a name, not a phrase before the subject.
+    text = "Born in the U.S.A. was released by Columbia."
+    assert named_subject(text, 0, len(text), _mentions(text, "Born in the U.S.A.", "Columbia")).start == 0
+
+
+def test_a_name_describing_the_name_after_it_is_not_the_subject():
+    text = "The American singer Anna Smith was born in Lyon."
+    assert named_subject(text, 0, len(text), _mentions(text, "American", "Anna Smith", "Lyon")).text == "Anna Smith"
+    # Not when a function word or a verb's object stands between: "Paris hosted Anna Smith" names Paris.
+    text = "The Lyon women's national team represents France in friendly matches."
+    assert named_subject(text, 0, len(text), _mentions(text, "Lyon women's national team", "France")).start == 4
+    text = "The French company Renault acquired Nissan."
+    assert named_subject(text, 0, len(text), _mentions(text, "French", "Renault", "Nissan")).text == "Renault"
+    text = "The FAR supports Anna Smith."
+    assert named_subject(text, 0, len(text), _mentions(text, "FAR", "Anna Smith")).text == "FAR"
+    text = "Paris is the home of Anna Smith."
+    assert named_subject(text, 0, len(text), _mentions(text, "Paris", "Anna Smith")).text == "Paris"
+    assert described_before("An full-length animated motion picture X", 0, 39)
+    assert not described_before("The director of X", 0, 16)
+
+
+def test_the_description_opening_the_main_clause_is_the_subject():
+    sentence = "After the album was shelved, the song was issued as a single in 1969."
+    described = [(6, 15, ["album"]), (29, 37, ["song"])]
+    assert main_description(sentence, described) == (29, 37, ["song"])
+    assert main_description("The album was shelved.", [(0, 9, ["album"])]) == (0, 9, ["album"])
+    # After words describing it, a name opens the main clause; after an article alone it heads no description.
+    assert opens_main_clause("An animated film Night Train was made in 1995.", 17, 28)
+    assert not opens_main_clause("A CD of the soundtrack was issued in 1997.", 2, 4)
+
+
+def test_a_date_in_the_main_clause_after_a_subordinate_one_dates_the_topic(kg):
+    # The graph gives the show no class: the descriptions stand for the topic; the main clause's is the subject.
+    text = "After the series was shelved, the show was first aired on 30 October 1995."
+    found = _on(verify_text(kg, text, about="Q807"), "Q807", "P577")
+    assert found and found[0].verdict.verdict == REFUTED and "1990" in " ".join(found[0].verdict.corrections)
+    right = _on(verify_text(kg, text.replace("1995", "1990"), about="Q807"), "Q807", "P577")
+    assert right and right[0].verdict.verdict == SUPPORTED
+
+
+def test_a_list_in_an_opening_participles_phrase_leaves_the_topic_the_subject(kg):
+    text = "Directed by Keys, Bruno Keller and Alice Brandt, the show was first aired on 30 October 1995."
+    found = _on(verify_text(kg, text, about="Q807"), "Q807", "P577")
+    assert found and found[0].verdict.verdict == REFUTED
+    assert not [c for c in verify_text(kg, text, about="Q807").claims if c.claim.subject_id in ("Q901", "Q902")]
+
+
+def test_a_year_before_a_class_noun_and_a_name_dates_that_name(kg):
+    text = "Night Train appeared on her 1990 album Tidewater."
+    found = _on(verify_text(kg, text), "Q808", "P577")
+    assert found and found[0].reader == "types" and found[0].verdict.verdict == REFUTED
+    assert "1987" in " ".join(found[0].verdict.corrections)
+    assert not _on(verify_text(kg, text), "Q802", "P577")  # not the subject's date
+    right = _on(verify_text(kg, text.replace("1990", "1987")), "Q808", "P577")
+    assert right and right[0].verdict.verdict == SUPPORTED
+    # No class noun of the name between them, or no determiner before the year: no reading.
+    assert not _on(verify_text(kg, "Night Train appeared on her 1990 tour Tidewater."), "Q808", "P577")
+    assert not _on(verify_text(kg, "Night Train appeared in 1990 album Tidewater."), "Q808", "P577")
+
+
+def test_an_opening_noun_phrase_leaves_its_head_name_the_subject(kg):
+    text = "An animated motion picture Night Train and a manga, both based on novels, were made in 1995."
+    found = _on(verify_text(kg, text), "Q802", "P577")
+    assert found and found[0].verdict.verdict == REFUTED and "2001" in " ".join(found[0].verdict.corrections)

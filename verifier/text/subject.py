@@ -1,0 +1,102 @@
+"""Which of a sentence's names is what the sentence is about, and where its main clause opens.
+
+A sentence's subject is the first name outside an aside that is not the object of a preposition, not an item of a
+list such a phrase opens ("Written by Keys, Kanye West and Harold Lilly, the track was released"), not a name a
+noun phrase describes before its head ("An animated motion picture Legend of Crystania", "The American singer
+Beyoncé": the modifier is no subject) and not inside the predicate ("… is a Japanese animated film").
+"""
+from __future__ import annotations
+
+import re
+
+from kgcheck.verifier.text.schema import FUNCTION_WORDS
+from kgcheck.verifier.text.words import VERB_AFTER
+
+# A name right after a preposition is not what the sentence is about ("published by Casterman in 1986").
+_PREPOSITION_BEFORE = re.compile(r"\b(?:by|in|at|from|on|to|for|with|into|near)\s+(?:the\s+)?$", re.IGNORECASE)
+COPULA_ARTICLE = r"\b(?:is|was|are|were)\s+(?:a|an|the)\b"
+# "is a 2011 Japanese …", "was the Greek entry": a name after a copula and its article is the predicate's.
+_PREDICATE_BEFORE = re.compile(COPULA_ARTICLE + r"\s+(?:[\w'’-]+\s+){0,3}$", re.IGNORECASE)
+_LIST_ITEM = re.compile(r",?\s+(?:and|or|&)\s+", re.IGNORECASE)  # between the last two names of a list
+_ANOTHER_ITEM = re.compile(r",?\s+(?:and|or|&)\s+[A-Z\"'“]|,\s*[A-Z\"'“]")  # another item after a name
+# A sentence opening on a participle and its preposition ("Written by", "Born in", "Directed by"): the names of
+# that phrase are its objects, the subject is the name its own verb follows.
+_PARTICIPLE_OPENS = re.compile(r"\s*[A-Z][a-z]+(?:ed|en|wn|rn|ng)\s+(?:by|in|at|on|from|for|with)\b")
+# "Smith moved", "Morning Glory? was", "The Journal's founding editors were"; not "Smith and".
+_OWN_VERB = re.compile(r"(?:\s*[?!)\"”’])*(?:['’]s\b|\s+(?!(?:and|or|of|in|on|at|by|for|to|the|a|an)\b)[a-z]+\b)")
+# "An animated motion picture <Name>", "The American singer <Name>": a name, then lower-case content words, then
+# another name, in a noun phrase the sentence opens on with an article.
+_NOUN_PHRASE_OPENS = re.compile(r"[\W_]*(?:the|an?)\s+((?:[\w'’-]+\s+){0,6})", re.IGNORECASE)
+_HEAD_AFTER = re.compile(r"(?:\s+[a-z][\w'’-]*){1,5}\s+$")
+_OPENS = re.compile(r"[\W_]*(?:the\s+)?[\W_]*", re.IGNORECASE)  # before a subject that opens its sentence
+# Or a fronted phrase before the main clause's subject: "Directed by Marc Daniels, Assignment: Earth was ...".
+_FRONTED = re.compile(r"[^;:]*,\s+(?:the\s+)?", re.IGNORECASE)
+
+
+def named_subject(text: str, a: int, b: int, outside: list) -> object | None:
+    """The mention of `outside` (the sentence text[a:b]'s names outside asides, in order) that is its subject, or
+    None when no name is (the subject is a description, a pronoun or left out)."""
+    opening = _PARTICIPLE_OPENS.match(text, a, b)
+    participle = bool(opening) and not any(m.start <= opening.end() - 1 < m.end for m in outside)  # "Born in the U.S.A."
+    subject, after_preposition = None, None
+    for k, m in enumerate(outside):
+        # "in Melbourne, British Columbia": a name set beside one after a preposition is in the same phrase.
+        # Not after a phrase opening the sentence: "In North America, Ridiculous Thoughts was" names the subject.
+        # A list after the preposition is its object throughout ("Written by Keys, Kanye West and Harold Lilly,
+        # the track was"): a name after "and", or after a comma with the list going on past it.
+        gap = text[after_preposition.end:m.start] if after_preposition is not None else None
+        beside = gap is not None and (
+            (re.fullmatch(r",\s*", gap) and (len(text[a:after_preposition.start].split()) > 2 or
+                                              _ANOTHER_ITEM.match(text, m.end, b))) or
+            bool(_LIST_ITEM.fullmatch(gap) and not VERB_AFTER.match(text, m.end, b)))
+        if _PREPOSITION_BEFORE.search(text, max(a, m.start - 12), m.start) or beside:
+            after_preposition = m
+            continue
+        # "Written by Keys, Kanye West and Harold Lilly, the track": in an opening participle's phrase, a name is
+        # the subject only with its own verb after it ("Born in Paris, Smith moved").
+        if participle and not _OWN_VERB.match(text, m.end, b):
+            continue
+        if k == 0 and len(outside) > 1 and _modifies(text, a, m, outside[1]):
+            continue  # only the first: "The French company Renault acquired Nissan" is about Renault
+        subject = m
+        break
+    if subject is not None and _PREDICATE_BEFORE.search(text, max(a, subject.start - 60), subject.start):
+        return None  # "… is a Japanese animated film": a name inside the predicate; the subject went unnamed
+    return subject
+
+
+def _modifies(text: str, a: int, m, n) -> bool:
+    """`m` describes `n` inside the noun phrase the sentence opens on: "An full-length Japanese animated motion
+    picture Legend of Crystania", "The American singer Beyoncé"."""
+    head = _HEAD_AFTER.fullmatch(text, m.end, n.start)
+    # One word, as an adjective is ("The Jamaica women's national volleyball team represents Jamaica" names one
+    # thing, whose verb follows).
+    # The head noun last, right before the name: a word ending like a verb ("The FAR supports Ujamaa", "The French
+    # acquired Nissan") makes it a clause, not a noun phrase.
+    words = head.group().split() if head else []
+    return bool(words) and " " not in m.text.strip() and described_before(text, a, m.start) and \
+        not any(w.lower() in FUNCTION_WORDS for w in words) and not re.search(r"(?:s|ed)$", words[-1])
+
+
+def described_before(text: str, a: int, start: int, least: int = 0) -> bool:
+    """text[a:start] opens a noun phrase: an article, then `least` or more content words and no other ("An
+    full-length Japanese animated motion picture ", "The American singer ")."""
+    m = _NOUN_PHRASE_OPENS.fullmatch(text, a, start)
+    return bool(m) and len(m.group(1).split()) >= least and \
+        not any(w.lower() in FUNCTION_WORDS for w in m.group(1).split())
+
+
+def opens_main_clause(sentence: str, start: int, end: int) -> bool:
+    """The subject at sentence[start:end] opens the sentence, or the main clause after a fronted phrase ("Directed
+    by Marc Daniels, Assignment: Earth was first broadcast ..."), with its verb right after it, or after the words
+    describing it ("An animated film Legend of Crystania ... was made"). A subject named
+    in an earlier sentence (start < 0: "The song" of "X is a song. The song was released ...") opens it."""
+    start = max(0, start)
+    return bool(_OPENS.fullmatch(sentence, 0, start) or described_before(sentence, 0, start, least=1) or
+                (_FRONTED.fullmatch(sentence, 0, start) and VERB_AFTER.match(sentence, end)))
+
+
+def main_description(sentence: str, described: list[tuple]) -> tuple:
+    """Of the descriptions before the subject ((start, end, nouns), in order), the one opening the main clause
+    ("After the album was shelved, the song was rearranged": the song), else the first."""
+    return next((d for d in described if opens_main_clause(sentence, d[0], d[1])), described[0])
