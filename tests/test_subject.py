@@ -34,6 +34,10 @@ def test_in_an_opening_participles_phrase_the_subject_is_the_name_its_verb_follo
     assert named_subject(text, 0, len(text), _mentions(text, "Kanye West", "Harold Lilly")) is None
     text = "Born in Paris, Anna Smith moved to Lyon."
     assert named_subject(text, 0, len(text), _mentions(text, "Paris", "Anna Smith", "Lyon")).text == "Anna Smith"
+    text = "Developed and marketed by Extreme Networks, AutoCAD was first released in 1982."
+    assert named_subject(text, 0, len(text), _mentions(text, "Extreme Networks", "AutoCAD")).text == "AutoCAD"
+    text = "Born in 1950 in Lyon, Anna Smith was a painter."
+    assert named_subject(text, 0, len(text), _mentions(text, "Lyon", "Anna Smith")).text == "Anna Smith"
     text = "Established in 1999, Annals of Tides's founding editors were Anna Smith and Bruno Keller."
     assert named_subject(text, 0, len(text), _mentions(text, "Annals of Tides", "Anna Smith")).text == "Annals of Tides"
     text = "Released on 2 October 1995, Morning Glory ? was produced by Anna Smith."

@@ -21,7 +21,9 @@ _LIST_ITEM = re.compile(r",?\s+(?:and|or|&)\s+", re.IGNORECASE)  # between the l
 _ANOTHER_ITEM = re.compile(r",?\s+(?:and|or|&)\s+[A-Z\"'“]|,\s*[A-Z\"'“]")  # another item after a name
 # A sentence opening on a participle and its preposition ("Written by", "Born in", "Directed by"): the names of
 # that phrase are its objects, the subject is the name its own verb follows.
-_PARTICIPLE_OPENS = re.compile(r"\s*[A-Z][a-z]+(?:ed|en|wn|rn|ng)\s+(?:by|in|at|on|from|for|with)\b")
+_PARTICIPLE = r"[a-z]+(?:ed|en|wn|rn|ng)"  # "Written", "Born", "Developed", "Featuring"
+_PARTICIPLE_OPENS = re.compile(r"\s*[A-Z]" + _PARTICIPLE + r"(?:,?\s+(?:and|or)\s+" + _PARTICIPLE +
+                               r")?\s+(?:by|in|at|on|from|for|with)\b")  # "Developed and marketed by"
 # "Smith moved", "Morning Glory? was", "The Journal's founding editors were"; not "Smith and".
 _OWN_VERB = re.compile(r"(?:\s*[?!)\"”’])*(?:['’]s\b|\s+(?!(?:and|or|of|in|on|at|by|for|to|the|a|an)\b)[a-z]+\b)")
 # "An animated motion picture <Name>", "The American singer <Name>": a name, then lower-case content words, then
@@ -37,17 +39,19 @@ def named_subject(text: str, a: int, b: int, outside: list) -> object | None:
     """The mention of `outside` (the sentence text[a:b]'s names outside asides, in order) that is its subject, or
     None when no name is (the subject is a description, a pronoun or left out)."""
     opening = _PARTICIPLE_OPENS.match(text, a, b)
-    participle = bool(opening) and not any(m.start <= opening.end() - 1 < m.end for m in outside)  # "Born in the U.S.A."
+    # Not a title opening on such words: "Born in the U.S.A. was released" names its subject.
+    participle = bool(opening) and not any(m.start <= opening.end() - 1 < m.end for m in outside)
     subject, after_preposition = None, None
     for k, m in enumerate(outside):
         # "in Melbourne, British Columbia": a name set beside one after a preposition is in the same phrase.
         # Not after a phrase opening the sentence: "In North America, Ridiculous Thoughts was" names the subject.
         # A list after the preposition is its object throughout ("Written by Keys, Kanye West and Harold Lilly,
-        # the track was"): a name after "and", or after a comma with the list going on past it.
+        # the track was"): a name after "and", or after a comma with the list going on past it — not a name its
+        # verb follows ("Developed and marketed by Extreme Networks, AutoCAD was first released").
         gap = text[after_preposition.end:m.start] if after_preposition is not None else None
         beside = gap is not None and (
-            (re.fullmatch(r",\s*", gap) and (len(text[a:after_preposition.start].split()) > 2 or
-                                              _ANOTHER_ITEM.match(text, m.end, b))) or
+            (re.fullmatch(r",\s*", gap) and not VERB_AFTER.match(text, m.end, b) and
+             (len(text[a:after_preposition.start].split()) > 2 or _ANOTHER_ITEM.match(text, m.end, b))) or
             bool(_LIST_ITEM.fullmatch(gap) and not VERB_AFTER.match(text, m.end, b)))
         if _PREPOSITION_BEFORE.search(text, max(a, m.start - 12), m.start) or beside:
             after_preposition = m
@@ -69,10 +73,9 @@ def _modifies(text: str, a: int, m, n) -> bool:
     """`m` describes `n` inside the noun phrase the sentence opens on: "An full-length Japanese animated motion
     picture Legend of Crystania", "The American singer Beyoncé"."""
     head = _HEAD_AFTER.fullmatch(text, m.end, n.start)
-    # One word, as an adjective is ("The Jamaica women's national volleyball team represents Jamaica" names one
-    # thing, whose verb follows).
-    # The head noun last, right before the name: a word ending like a verb ("The FAR supports Ujamaa", "The French
-    # acquired Nissan") makes it a clause, not a noun phrase.
+    # `m` is one word, as an adjective is ("The Jamaica women's national volleyball team represents Jamaica" names
+    # one thing, whose verb follows); the word right before `n` is the head noun: one ending like a verb ("The FAR
+    # supports Ujamaa", "The French acquired Nissan") makes a clause, not a noun phrase.
     words = head.group().split() if head else []
     return bool(words) and " " not in m.text.strip() and described_before(text, a, m.start) and \
         not any(w.lower() in FUNCTION_WORDS for w in words) and not re.search(r"(?:s|ed)$", words[-1])
@@ -89,8 +92,8 @@ def described_before(text: str, a: int, start: int, least: int = 0) -> bool:
 def opens_main_clause(sentence: str, start: int, end: int) -> bool:
     """The subject at sentence[start:end] opens the sentence, or the main clause after a fronted phrase ("Directed
     by Marc Daniels, Assignment: Earth was first broadcast ..."), with its verb right after it, or after the words
-    describing it ("An animated film Legend of Crystania ... was made"). A subject named
-    in an earlier sentence (start < 0: "The song" of "X is a song. The song was released ...") opens it."""
+    describing it ("An animated film Legend of Crystania ... was made"). A subject named in an earlier sentence
+    (start < 0: "The song" of "X is a song. The song was released ...") opens it."""
     start = max(0, start)
     return bool(_OPENS.fullmatch(sentence, 0, start) or described_before(sentence, 0, start, least=1) or
                 (_FRONTED.fullmatch(sentence, 0, start) and VERB_AFTER.match(sentence, end)))
