@@ -29,36 +29,39 @@ def _mentions(text, *names):
     return [Mention(text.index(n), text.index(n) + len(n), n, f"Q{k}") for k, n in enumerate(names)]
 
 
-def test_in_an_opening_participles_phrase_the_subject_is_the_name_its_verb_follows():
-    text = "Written by Keys, Kanye West and Harold Lilly, the track was released in 2001."
-    assert named_subject(text, 0, len(text), _mentions(text, "Kanye West", "Harold Lilly")) is None
-    text = "Born in Paris, Anna Smith moved to Lyon."
-    assert named_subject(text, 0, len(text), _mentions(text, "Paris", "Anna Smith", "Lyon")).text == "Anna Smith"
-    text = "Developed and marketed by Extreme Networks, AutoCAD was first released in 1982."
-    assert named_subject(text, 0, len(text), _mentions(text, "Extreme Networks", "AutoCAD")).text == "AutoCAD"
-    text = "Born in 1950 in Lyon, Anna Smith was a painter."
-    assert named_subject(text, 0, len(text), _mentions(text, "Lyon", "Anna Smith")).text == "Anna Smith"
-    text = "Established in 1999, Annals of Tides's founding editors were Anna Smith and Bruno Keller."
-    assert named_subject(text, 0, len(text), _mentions(text, "Annals of Tides", "Anna Smith")).text == "Annals of Tides"
-    text = "Released on 2 October 1995, Morning Glory ? was produced by Anna Smith."
-    assert named_subject(text, 0, len(text), _mentions(text, "Morning Glory", "Anna Smith")).text == "Morning Glory"
+def _subject_of(text, *names):
+    found = named_subject(text, 0, len(text), _mentions(text, *names))
+    return found.text if found is not None else None
+
+
+@pytest.mark.parametrize("text, names, subject", [
+    # In an opening participle's phrase, a name is the subject only with its own verb after it.
+    ("Written by Keys, Kanye West and Harold Lilly, the track was released in 2001.", ("Kanye West", "Harold Lilly"),
+     None),
+    ("Born in Paris, Anna Smith moved to Lyon.", ("Paris", "Anna Smith", "Lyon"), "Anna Smith"),
+    ("Developed and marketed by Extreme Networks, AutoCAD was first released in 1982.",
+     ("Extreme Networks", "AutoCAD"), "AutoCAD"),
+    ("Born in 1950 in Lyon, Anna Smith was a painter.", ("Lyon", "Anna Smith"), "Anna Smith"),
+    ("Established in 1999, Annals of Tides's founding editors were Anna Smith and Bruno Keller.",
+     ("Annals of Tides", "Anna Smith"), "Annals of Tides"),
+    ("Released on 2 October 1995, Morning Glory ? was produced by Anna Smith.", ("Morning Glory", "Anna Smith"),
+     "Morning Glory"),
     # A title opening on a participle is a name, not a phrase before the subject.
-    text = "Born in the U.S.A. was released by Columbia."
-    assert named_subject(text, 0, len(text), _mentions(text, "Born in the U.S.A.", "Columbia")).start == 0
+    ("Born in the U.S.A. was released by Columbia.", ("Born in the U.S.A.", "Columbia"), "Born in the U.S.A."),
+    # A one-word name describing the next name is not the subject ...
+    ("The American singer Anna Smith was born in Lyon.", ("American", "Anna Smith", "Lyon"), "Anna Smith"),
+    # ... not a longer name, nor one a verb or a function word follows, nor a name after the first.
+    ("The Lyon women's national team represents France in friendly matches.",
+     ("Lyon women's national team", "France"), "Lyon women's national team"),
+    ("The French company Renault acquired Nissan.", ("French", "Renault", "Nissan"), "Renault"),
+    ("The FAR supports Anna Smith.", ("FAR", "Anna Smith"), "FAR"),
+    ("Paris is the home of Anna Smith.", ("Paris", "Anna Smith"), "Paris"),
+])
+def test_which_name_is_the_subject(text, names, subject):
+    assert _subject_of(text, *names) == subject
 
 
-def test_a_name_describing_the_name_after_it_is_not_the_subject():
-    text = "The American singer Anna Smith was born in Lyon."
-    assert named_subject(text, 0, len(text), _mentions(text, "American", "Anna Smith", "Lyon")).text == "Anna Smith"
-    # Not when a function word or a verb's object stands between: "Paris hosted Anna Smith" names Paris.
-    text = "The Lyon women's national team represents France in friendly matches."
-    assert named_subject(text, 0, len(text), _mentions(text, "Lyon women's national team", "France")).start == 4
-    text = "The French company Renault acquired Nissan."
-    assert named_subject(text, 0, len(text), _mentions(text, "French", "Renault", "Nissan")).text == "Renault"
-    text = "The FAR supports Anna Smith."
-    assert named_subject(text, 0, len(text), _mentions(text, "FAR", "Anna Smith")).text == "FAR"
-    text = "Paris is the home of Anna Smith."
-    assert named_subject(text, 0, len(text), _mentions(text, "Paris", "Anna Smith")).text == "Paris"
+def test_a_noun_phrase_opens_with_an_article_and_content_words_only():
     assert described_before("An full-length animated motion picture X", 0, 39)
     assert not described_before("The director of X", 0, 16)
 

@@ -1,6 +1,8 @@
 """KG-first claim extraction from free text (no LLM needed).
 
-1. Sentences and mentions: see mentions.py (gazetteer over labels and aliases, namesakes by context).
+1. Sentences and mentions: see mentions.py (gazetteer over labels and aliases, namesakes by context); which
+   name is the sentence's subject: subject.py (not a preposition's object, a list an opening participle
+   holds, a name describing the next, a name inside the predicate).
 2. Pronouns (he, she, it, his, her, its, they, their) stand for the last subject; a description ("The
    film", "the dam") for an earlier mention of its class, else for the one thing the graph links to what
    the sentence names (referents.py); an opening description that names a relation ("The editor-in-chief
