@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgcheck.verifier.model import REFUTED, SUPPORTED
+from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED
 from kgcheck.verifier.text.extract import READERS
 from kgcheck.verifier.text.schema import GraphSchema, stem
 from kgcheck.verifier.text.verify import verify_text
@@ -182,6 +182,27 @@ def test_a_type_read_swap_is_refuted_only_when_the_values_are_of_a_kind(kg_of):
     assert (swap.reader, swap.verdict.verdict) == ("types", REFUTED) and "France" in swap.verdict.corrections
     reading = _claim(verify_text(kg2, "Phocais was an epic in Greek."), "Greek")
     assert reading.reader == "types" and reading.verdict.verdict != REFUTED
+
+
+def test_a_type_read_swap_of_a_value_whose_likeliest_role_is_the_property_is_refuted(kg_of):
+    # No classes: the claimed river is a mouth as often as a tributary (2 and 2 of its 5 uses, no majority), so
+    # the property is its likeliest reading and the swap is REFUTED; a river more often a tributary is not.
+    def river(qid, label, **claims):
+        return entity(qid, label, "river", claims=[(p, item(v, None)) for p, vs in claims.items() for v in vs])
+
+    kg2 = kg_of([prop("P403", "mouth of the watercourse", "wikibase-item"), prop("P974", "tributary", "wikibase-item"),
+                 prop("P206", "located next to body of water", "wikibase-item"),
+                 river("Q70", "Shatt Canal"), river("Q71", "Aare"), river("Q72", "Emme"),
+                 river("Q73", "Euphrates", P403=["Q70"]),
+                 river("Q74", "Reuss", P403=["Q71"]), river("Q75", "Limmat", P403=["Q71"]),
+                 river("Q76", "Saane", P974=["Q71", "Q72"]), river("Q77", "Sense", P974=["Q71", "Q72"]),
+                 river("Q78", "Brienz Lake", P206=["Q71"]), river("Q79", "Ilfis", P403=["Q72"])] +
+                [river(f"Q{3000 + i}", f"Brook {i}", P403=[("Q70", "Q79")[i % 2]]) for i in range(30)])
+    swap = _claim(verify_text(kg2, "The Euphrates empties into the Aare."), "Aare")
+    assert (swap.reader, swap.claim.property_id, swap.verdict.verdict) == ("types", "P403", REFUTED)
+    assert "Shatt Canal" in swap.verdict.corrections
+    other = _claim(verify_text(kg2, "The Euphrates empties into the Emme."), "Emme")
+    assert other.claim.property_id == "P403" and other.verdict.verdict == NOT_ENOUGH_INFO
 
 
 def test_a_bracketed_aside_is_no_value_of_the_property_word_before_it(kg_of):
