@@ -30,11 +30,11 @@ _DATE_OPENS = re.compile(r"[\W_]*(?:in|by|since|from|on)\s+", re.IGNORECASE)  # 
 _FRONTED_END = re.compile(r"\s*,\s+(?:the\s+)?", re.IGNORECASE)
 
 
-def read_dates(kg, si, subject, sentence, a, ms, dates, statements, facts, emit, taken, readers,
+def read_dates(view: SubjectView, si, subject, sentence, a, ms, dates, statements, facts, emit, taken, readers,
                claims_here=lambda: ()) -> None:
-    """Claims on the dates of the sentence no other reader claimed: of the subject's time property, or of another
-    thing the sentence names; `claims_here()` gives the sentence's claims so far."""
-    view = SubjectView.of(kg, subject, statements, ms, a)
+    """Claims on the dates of the sentence no other reader claimed: of the subject's time property (`view`:
+    SubjectView.of the subject), or of another thing the sentence names; `claims_here()` gives the sentence's
+    claims so far."""
     schema, held, class_props, blocked = view.schema, view.held, view.class_props, view.blocked
     lexicon = schema.lexicon()
     time_props = {p for p in held | set(class_props) if schema.datatype(p) == "time"}
@@ -158,12 +158,9 @@ def _dates_another_thing(sentence: str, start: int, end: int, names: list[tuple[
     if re.search(r"['’]s\s+$", sentence[:start]):
         return True
     starts = {s for s, _ in names}
-    for ws, _we, word in lower_words(sentence, end, len(sentence))[:WINDOW_WORDS + 1]:
-        if word in FUNCTION_WORDS or re.search(r"[^\w\s'’-]", sentence[end:ws]):
-            return False
-        if sentence[ws].isupper() or ws in starts:
-            return True
-    return False
+    first = next(((ws, word) for ws, _we, word in lower_words(sentence, end, len(sentence))[:WINDOW_WORDS + 1]
+                  if sentence[ws].isupper() or ws in starts), None)
+    return first is not None and first[1] not in FUNCTION_WORDS and _content_words_only(sentence, end, first[0])
 
 
 def _dated_name(sentence, s, e, others, a, statements, facts, schema):

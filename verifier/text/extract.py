@@ -39,7 +39,7 @@ from kgcheck.verifier.text.topic import with_topic
 from kgcheck.verifier.text.referents import (EarlierMentions, descriptions, earlier_referent, implied_subject,
                                              relation_noun)
 from kgcheck.verifier.text.subject import COPULA_ARTICLE, main_description, named_subject
-from kgcheck.verifier.text.words import VERB_AFTER
+from kgcheck.verifier.text.words import VERB_AFTER, SubjectView
 from kgcheck.verifier.text.triggers import (DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE, ITEM_TRIGGER_WINDOW, TRIGGERS,
                                            unlinked_objects)
 from kgcheck.verifier.values import find_dates, find_quantities, inside_dates
@@ -222,9 +222,10 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                 for v in own_values:
                     value_classes[v] = {st.value.entity_id for st in fetched.get(v, ()) if st.value.entity_id}
                 typed.add(subject.entity_id)
-            read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classes, facts, emit, taken,
+            view = SubjectView.of(kg, subject, statements, ms, a)  # what both readers ask of the subject
+            read_words(view, si, subject, sentence, a, ms, dates, statements, value_classes, facts, emit, taken,
                        set(links), readers, weak_here)
-            read_dates(kg, si, subject, sentence, a, ms, dates, statements, facts, emit, taken, readers,
+            read_dates(view, si, subject, sentence, a, ms, dates, statements, facts, emit, taken, readers,
                        lambda si=si: in_sentence.get(si, ()))
         _subject_claims(si, subject, sentence, a, ms, dates, statements.get(subject.entity_id, []), facts, emit,
                         taken, allowed, set(links))

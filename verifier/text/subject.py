@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from kgcheck.verifier.text.mentions import Mention
 from kgcheck.verifier.text.schema import FUNCTION_WORDS
 from kgcheck.verifier.text.words import VERB_AFTER
 
@@ -35,7 +36,7 @@ _OPENS = re.compile(r"[\W_]*(?:the\s+)?[\W_]*", re.IGNORECASE)  # before a subje
 _FRONTED = re.compile(r"[^;:]*,\s+(?:the\s+)?", re.IGNORECASE)
 
 
-def named_subject(text: str, a: int, b: int, outside: list) -> object | None:
+def named_subject(text: str, a: int, b: int, outside: list[Mention]) -> Mention | None:
     """The mention of `outside` (the sentence text[a:b]'s names outside asides, in order) that is its subject, or
     None when no name is (the subject is a description, a pronoun or left out)."""
     opening = _PARTICIPLE_OPENS.match(text, a, b)
@@ -69,7 +70,7 @@ def named_subject(text: str, a: int, b: int, outside: list) -> object | None:
     return subject
 
 
-def _modifies(text: str, a: int, m, n) -> bool:
+def _modifies(text: str, a: int, m: Mention, n: Mention) -> bool:
     """`m` describes `n` inside the noun phrase the sentence opens on: "An full-length Japanese animated motion
     picture Legend of Crystania", "The American singer Beyoncé"."""
     head = _HEAD_AFTER.fullmatch(text, m.end, n.start)

@@ -193,9 +193,10 @@ GUESSED = ("types", "triggers")  # readers that take the relation from the value
 
 def _swap_of_a_kind(kg, v: Verdict) -> bool:
     """The claimed value fills this property in the graph as often as any other (its likeliest role), or every value
-    the graph gives instead shares a class with it (a league for a league, a person for a person); and no name holds the other's words ("Greek" /
-    "Ancient Greek", "navy" / "German Navy" are readings of one name, not a swap), nor is the text's a common noun
-    where the graph has only proper names: then a relation guessed from the value's type is as good as a stated one."""
+    the graph gives instead shares a class with it (a league for a league, a person for a person); and no name holds
+    the other's words ("Greek" / "Ancient Greek", "navy" / "German Navy" are readings of one name, not a swap), nor
+    is the text's a common noun where the graph has only proper names: then a relation guessed from the value's type
+    is as good as a stated one."""
     claimed = v.claim.object_id
     others = [i for i in v.correction_ids if i and i != claimed]
     if not claimed or not others:

@@ -118,11 +118,10 @@ class SubjectView:
         return pid in self.held or pid in self.class_props or not self.classes
 
 
-def read_words(kg, si, subject, sentence, a, ms, dates, statements, value_classes, facts, emit, taken, linked,
-               readers, weak=()) -> None:
-    """Claims about the sentence's subject read from its words (reader "words") or the types of its values
-    (reader "types"), for the mentions no other reader claimed (its dates: dating.py)."""
-    view = SubjectView.of(kg, subject, statements, ms, a)
+def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statements, value_classes, facts, emit, taken,
+               linked, readers, weak=()) -> None:
+    """Claims about the sentence's subject (`view`: SubjectView.of it) read from its words (reader "words") or the
+    types of its values (reader "types"), for the mentions no other reader claimed (its dates: dating.py)."""
     schema, held, class_props, names, blocked = view.schema, view.held, view.class_props, view.names, view.blocked
     lexicon = schema.lexicon()
     own = statements.get(subject.entity_id, [])
