@@ -7,6 +7,8 @@ another entity, a classless candidate whose own description says it is no journa
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kgcheck.verifier.model import REFUTED, SUPPORTED
 from kgcheck.verifier.text.mentions import find_mentions, split_sentences
@@ -112,3 +114,50 @@ def test_a_short_form_inside_a_date_is_the_date(kg_of):
     sentences = split_sentences(text)
     named = with_topic(kg, "Q830", text, sentences, find_mentions(kg, text, sentences))[0]
     assert [(m.text, m.entity_id) for m in named if m.entity_id == "Q830"] == [("Theresa May", "Q830")]
+
+
+YEARLY = [prop("P577", "publication date", "time"),
+          entity("Q840", "Harbour Verse 1995", "anthology", claims=[("P577", time("+1995-01-01T00:00:00Z", 9))]),
+          entity("Q841", "Harbour Verse 1993", "anthology", claims=[("P577", time("+1993-01-01T00:00:00Z", 9))]),
+          entity("Q842", "Harbour Verse 1994", "anthology", claims=[("P577", time("+1994-01-01T00:00:00Z", 9))])]
+
+
+def test_the_topics_title_with_another_year_dates_the_topic(kg_of):
+    kg2 = kg_of(ENTITIES + YEARLY)
+    text = "Harbour Verse 1993, a volume in the series, was edited by Carla Moreau."
+    report = verify_text(kg2, text, about="Q840")
+    found = _on(report, "Q840", "P577")
+    assert [(c.reader, c.verdict.verdict) for c in found] == [("title", REFUTED)]
+    assert "1995" in " ".join(found[0].verdict.corrections)
+    assert _on(report, "Q841", "P577")[0].verdict.verdict == SUPPORTED  # the volume it names stays its own
+    # Written right, the label is the topic's own name: its date is SUPPORTED, no title claim.
+    right = _on(verify_text(kg2, text.replace("1993", "1995"), about="Q840"), "Q840", "P577")
+    assert right and all(c.verdict.verdict == SUPPORTED and c.reader != "title" for c in right)
+    # Not the sentence's subject: a sibling named in passing says nothing of the topic's date.
+    aside = verify_text(kg2, "As in Harbour Verse 1993, Harbour Verse 1995 was edited by Carla Moreau.", about="Q840")
+    assert not [c for c in aside.claims if c.reader == "title"]
+    # Without a topic nothing is retitled.
+    assert not [c for c in verify_text(kg2, text).claims if c.reader == "title"]
+
+
+def test_a_title_year_the_topic_holds_on_two_properties_claims_nothing(kg_of):
+    kg2 = kg_of(ENTITIES + [prop("P577", "publication date", "time"), prop("P571", "inception", "time"),
+                            entity("Q843", "Harbour Verse 1995", "anthology",
+                                   claims=[("P577", time("+1995-01-01T00:00:00Z", 9)),
+                                           ("P571", time("+1995-03-01T00:00:00Z", 10))])])
+    report = verify_text(kg2, "Harbour Verse 1993, a volume in the series, was edited by Carla Moreau.", about="Q843")
+    assert not [c for c in report.claims if c.reader == "title"]
+
+
+@given(before=st.text(alphabet=st.characters(blacklist_categories=("Nd", "Cs")), max_size=20),
+       after=st.text(alphabet=st.characters(blacklist_categories=("Nd", "Cs")), max_size=20),
+       own=st.integers(1000, 2099), other=st.integers(1000, 2099))
+@settings(max_examples=200, deadline=None)
+def test_year_patterns_find_the_name_with_any_other_year(before, after, own, other):
+    from kgcheck.verifier.text.topic import _year_patterns
+    name = f"{before} {own} {after}"
+    [(pattern, year)] = _year_patterns([name])
+    assert year == str(own)
+    found = pattern.search(f"{before} {other} {after}")
+    assert found is not None and found.group(1) == str(other)
+    assert _year_patterns([f"{name} {own}"]) == []  # two years: which one a wrong year replaced is unknown

@@ -35,7 +35,7 @@ from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fuse
                                            split_sentences, word_spans)
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
-from kgcheck.verifier.text.topic import with_topic
+from kgcheck.verifier.text.topic import retitled, title_claims, with_topic
 from kgcheck.verifier.text.referents import (EarlierMentions, descriptions, earlier_referent, implied_subject,
                                              relation_noun)
 from kgcheck.verifier.text.subject import COPULA_ARTICLE, main_description, named_subject
@@ -62,7 +62,7 @@ class SpanClaim:
 
 
 # The readers, in the order they run on a sentence; the first to claim a span keeps it.
-READERS = ("linked", "lifespan", "fused", "words", "types", "triggers", "copula")
+READERS = ("linked", "title", "lifespan", "fused", "words", "types", "triggers", "copula")
 
 
 def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=frozenset(READERS),
@@ -78,6 +78,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
     mentions = find_mentions(kg, text, sentences, llm, weak)
     if about:
         mentions = with_topic(kg, about, text, sentences, mentions)
+    renamed = retitled(kg, about, text, sentences) if about else {}
     topics = {si: _topic(text, sentences[si], ws) for si, ws in weak.items()}
     subjects = {m.entity_id for ms in mentions for m in ms} | {i for t in topics.values() if t for i in t[2]}
     subjects |= {about} if about else set()
@@ -122,6 +123,8 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
         outside = [m for m in ms if not (_in_brackets(text, a, m.start) and _in_brackets(text, a, m.end))
                    and not inside_dates(m.start - a, m.end - a, dates)]
         subject = named_subject(text, a, b, outside)
+        for spoken, pid, ys, ye in title_claims(text, a, b, outside, renamed.get(si, []), about, statements.get(about, ())):
+            emit(si, spoken, pid, ys, ye, reader="title")  # "The Best American Poetry 1993, a volume …" of 1995's
         if last_subject is not None and first_pronoun is not None and (subject is None or first_pronoun < subject.start):
             subject = last_subject  # "He died in Santa Barbara": he, not Santa Barbara
         if about and _OPENS_ON_PREDICATE.match(sentence):

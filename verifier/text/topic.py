@@ -8,15 +8,22 @@ An answer about one thing names it as a writer does once the reader knows what i
 - the initials of the label's capitalised words ("CMR was established …" of *Clinical Microbiology Reviews*).
 Each is a mention of the topic. It replaces the gazetteer's mentions inside its span (its "CMR" is Cameroon)
 and never cuts a longer name ("Inoue" inside "Rena Inoue Park" stays that name's).
+
+A label holding a year, with another year in its place ("The Best American Poetry 1993" of *The Best American
+Poetry 1995*), is not a mention of the topic (the sibling it names may exist and be meant): `retitled` finds
+it, and extract.py reads it as a claim on the topic's date only where it is the sentence's subject.
 """
 from __future__ import annotations
 
 import re
 
 from kgcheck.verifier.text.mentions import STOP, Mention
+from kgcheck.verifier.text.subject import named_subject
 from kgcheck.verifier.values import find_dates, inside_dates
+from kgcheck.verifier.values.dates import graph_date
 
 _CAPITALISED = re.compile(r"[A-Z][\w'’-]*")
+_YEAR = re.compile(r"(?<![\w-])(?:1\d{3}|20\d{2})(?![\w-])")
 
 
 def topic_names(kg, about: str) -> tuple[list[str], list[str]]:
@@ -35,6 +42,50 @@ def topic_names(kg, about: str) -> tuple[list[str], list[str]]:
         if len(initials) >= 2:
             short.add(initials)
     return names, sorted(short - set(names))
+
+
+def _year_patterns(names: list[str]) -> list[tuple[re.Pattern, str]]:
+    """(the name with any year in place of its own, its own year) for each name holding exactly one year."""
+    out = []
+    for name in names:
+        years = list(_YEAR.finditer(name))
+        if len(years) == 1:
+            y = years[0]
+            out.append((re.compile(r"(?<![\w-])" + re.escape(name[:y.start()]) + r"((?:1\d{3}|20\d{2}))"
+                                   + re.escape(name[y.end():]) + r"(?![\w-])"), y.group()))
+    return out
+
+
+def retitled(kg, about: str, text: str, sentences: list[tuple[int, int]]) -> dict[int, list[tuple[int, int, int, int, str]]]:
+    """By sentence index: (name start, name end, year start, year end, the topic's own year) wherever the text
+    names the topic by a label of it with another year in that label's place (offsets into `text`)."""
+    patterns = _year_patterns(topic_names(kg, about)[0])
+    out: dict[int, list[tuple[int, int, int, int, str]]] = {}
+    for si, (a, b) in enumerate(sentences):
+        for pattern, own in patterns:
+            for m in pattern.finditer(text, a, b):
+                if m.group(1) != own and not any(s < m.end() and m.start() < e for s, e, *_ in out.get(si, ())):
+                    out.setdefault(si, []).append((m.start(), m.end(), m.start(1), m.end(1), own))
+    return out
+
+
+def title_claims(text: str, a: int, b: int, outside: list[Mention], renamed: list[tuple[int, int, int, int, str]],
+                 about: str, topic_statements) -> list[tuple[Mention, str, int, int]]:
+    """(the topic named by the retitled name, property, year start, year end) for each `retitled` name of the
+    sentence text[a:b] that is its subject (`outside`: its names outside asides): the year in the name is the
+    topic's date of the one time property whose year the topic's own label holds (The Best American Poetry
+    1995, published in 1995: "The Best American Poetry 1993, a volume …, was edited by" dates it 1993)."""
+    out = []
+    for s, e, ys, ye, own in renamed:
+        spoken = Mention(s, e, text[s:e], about)
+        around = [m for m in outside if not (s <= m.start and m.end <= e)]  # the name holds those inside it
+        if named_subject(text, a, b, sorted(around + [spoken], key=lambda m: (m.start, m.end))) != spoken:
+            continue
+        dated = {st.property for st in topic_statements if st.value.time and st.value.precision is not None
+                 and graph_date(st.value.time, st.value.precision).year == int(own)}
+        if len(dated) == 1:
+            out.append((spoken, dated.pop(), ys, ye))
+    return out
 
 
 def _spans(sentence: str, name: str, ignore_case: bool) -> list[tuple[int, int]]:
