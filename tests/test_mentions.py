@@ -127,3 +127,17 @@ def test_what_the_text_calls_a_name(sentence, kind):
 def test_what_the_text_calls_a_name_never_fails(sentence, end):
     kind = called(sentence, min(end, len(sentence)))
     assert kind is None or (kind == normalise(kind) and kind)
+
+
+class SlashKG(NamesakeKG):
+    """A name of words joined by a slash ("DG/UX", "AC/DC"): the index normalises it as the words."""
+
+    LABELS = {"dg ux": [("Q1172217", 5, 20, "label")], "unix": [("Q11368", 90, 40, "label")]}
+    ENTITIES = {"Q1172217": ("Q1172217", "DG/UX", "operating system"), "Q11368": ("Q11368", "Unix", "OS family")}
+
+
+def test_a_name_joined_by_a_slash_is_one_name():
+    # Its second word is no capitalised neighbour of the first that would make it part of a longer unknown name.
+    text = "DG/UX is a discontinued Unix operating system."
+    assert [(m.text, m.entity_id) for ms in find_mentions(SlashKG(), text, split_sentences(text)) for m in ms] == \
+        [("DG/UX", "Q1172217"), ("Unix", "Q11368")]

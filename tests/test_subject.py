@@ -46,6 +46,14 @@ def _subject_of(text, *names):
      ("Annals of Tides", "Anna Smith"), "Annals of Tides"),
     ("Released on 2 October 1995, Morning Glory ? was produced by Anna Smith.", ("Morning Glory", "Anna Smith"),
      "Morning Glory"),
+    # An opening subordinate or prepositional phrase: its names before the comma are not the subject, unless
+    # their own verb follows; names after the comma are read as ever.
+    ("Following the dissolution of the Soviet Union, Anna Smith was elected.", ("Soviet Union", "Anna Smith"),
+     "Anna Smith"),
+    ("When Tidewater was released, it sold well.", ("Tidewater",), "Tidewater"),
+    ("Unlike Lyon's neighbours Paris and Nice it is not listed.", ("Lyon", "Paris", "Nice"), "Lyon"),
+    ("During the war, Anna Smith, a painter, moved to Lyon.", ("Anna Smith", "Lyon"), "Anna Smith"),
+    ("After Earth is a film.", ("After Earth",), "After Earth"),
     # A title opening on a participle is a name, not a phrase before the subject.
     ("Born in the U.S.A. was released by Columbia.", ("Born in the U.S.A.", "Columbia"), "Born in the U.S.A."),
     # A one-word name describing the next name is not the subject ...

@@ -161,3 +161,35 @@ def test_year_patterns_find_the_name_with_any_other_year(before, after, own, oth
     found = pattern.search(f"{before} {other} {after}")
     assert found is not None and found.group(1) == str(other)
     assert _year_patterns([f"{name} {own}"]) == []  # two years: which one a wrong year replaced is unknown
+
+
+TAXA = [prop("P171", "parent taxon", "wikibase-item"), prop("P105", "taxon rank", "wikibase-item"),
+        entity("Q16521", "taxon"), entity("Q7432", "species"),
+        entity("Q850", "Lanius", "genus of birds", claims=[("P31", item("Q16521", None))]),
+        entity("Q851", "Callorhinus", "genus of mammals", claims=[("P31", item("Q16521", None))]),
+        entity("Q852", "Red-backed Shrike", claims=[("P31", item("Q16521", None)), ("P171", item("Q850", None))]),
+        # The one thing the graph links to the wrong genus: without the common name, the sentence's subject.
+        entity("Q853", "northern fur seal", claims=[("P31", item("Q16521", None)), ("P171", item("Q851", None))]),
+        # A kind with two words that things are instances of: a description, not one thing.
+        entity("Q854", "passenger ship"),
+        entity("Q855", "Sea Queen", claims=[("P31", item("Q854", None)), ("P171", item("Q851", None))])]
+
+
+def test_a_common_name_written_lower_case_is_the_thing_it_labels(kg_of):
+    kg2 = kg_of(ENTITIES + TAXA)
+    wrong = verify_text(kg2, "The red-backed shrike (Callorhinus collurio) is a passerine bird.")
+    found = _on(wrong, "Q852", "P171")
+    # Flagged (this small graph cannot measure whether a taxon takes one parent: NOT_ENOUGH_INFO, not REFUTED).
+    assert found and found[0].verdict.verdict != SUPPORTED
+    assert not _on(wrong, "Q853", "P171")  # not the fur seal the wrong genus leads to
+    right = _on(verify_text(kg2, "The red-backed shrike (Lanius collurio) is a passerine bird."), "Q852", "P171")
+    assert right and right[0].verdict.verdict == SUPPORTED
+    # A kind ("passenger ship": something is an instance of it) stays a description the graph resolves; one word
+    # is a kind too; several things of one name say nothing.
+    from kgcheck.verifier.text.referents import common_name
+    assert common_name(kg2, "The passenger ship sank.", (4, 18, ["Q854"]), (0, 18)) is None
+    assert common_name(kg2, "The shrike sank.", (4, 10, ["Q852"]), (0, 10)) is None
+    assert common_name(kg2, "The sea queen sank.", (4, 13, ["Q852", "Q855"]), (0, 13)) is None
+    assert common_name(kg2, "The sea queen was lost.", (4, 13, ["Q855"]), (0, 13)).entity_id == "Q855"
+    assert common_name(kg2, "The sea queen pieces were lost.", (4, 13, ["Q855"]), (0, 13)) is None  # pieces
+    assert common_name(kg2, "The sea queen has sunk.", (4, 13, ["Q855"]), (0, 13)).entity_id == "Q855"

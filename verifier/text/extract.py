@@ -36,8 +36,8 @@ from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fuse
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.topic import retitled, title_claims, with_topic
-from kgcheck.verifier.text.referents import (EarlierMentions, descriptions, earlier_referent, implied_subject,
-                                             relation_noun)
+from kgcheck.verifier.text.referents import (EarlierMentions, common_name, descriptions, earlier_referent,
+                                             implied_subject, relation_noun)
 from kgcheck.verifier.text.subject import COPULA_ARTICLE, main_description, named_subject
 from kgcheck.verifier.text.words import VERB_AFTER, SubjectView
 from kgcheck.verifier.text.triggers import (DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE, ITEM_TRIGGER_WINDOW, TRIGGERS,
@@ -142,6 +142,8 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
             relation = referent is None and last_subject is not None and relation_noun(sentence, _lexicon(kg))
             if relation:
                 referent = last_subject
+            if referent is None:  # "The red-backed shrike (Lanius collurio) is": a common name, not a description
+                referent = common_name(kg, text, topics.get(si), (a + main[0], a + main[1]))
             if referent is None and about and earlier.kinds(about, statements, facts) is None:
                 # The graph does not say what the topic is: the text is about it, so its descriptions are too —
                 # before a thing the graph links to the names (a wrong value is often another thing's true one).

@@ -115,11 +115,12 @@ def _inside_longer_name(text: str, s: int, e: int, words: list[tuple[int, int]])
     index = next((i for i, w in enumerate(words) if w[0] == s), None)
     if index is None:
         return False
-    for j in (index - 1, index + 1):
+    last = next((i for i, w in enumerate(words) if w[1] == e), index)  # "DG/UX": words joined without a space
+    for j in (index - 1, last + 1):
         if not 0 <= j < len(words) or (j == 0 and j < index):
             continue  # a capital at the sentence start proves nothing
         a, b = words[j]
-        between, word = (text[e:a] if j > index else text[b:s]), text[a:b]
+        between, word = (text[e:a] if j > last else text[b:s]), text[a:b]
         if word[:1].isupper() and not re.search(r"[,;:()\"“”]", between) and word.lower() not in STOP | TITLES:
             return True
     if index >= 3:  # "National Film Board of Canada", "University of Essex": not Canada, not Essex

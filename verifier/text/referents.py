@@ -3,7 +3,9 @@
 1. An earlier mention that is an instance of a class the noun names ("The journal was established in
    1981": the scientific journal named before), or that the text itself called so ("Toxicon is a scientific
    journal. The journal …": the graph may not hold the class, the writer's own words do).
-2. Else the one thing the graph links to what the sentence names ("The dam forms Lake Austin": the
+2. A description whose words are the label of one thing that is no class, a common name written lower-case
+   ("The red-backed shrike (Lanius collurio) is a …"), is that thing (`common_name`).
+3. Else the one thing the graph links to what the sentence names ("The dam forms Lake Austin": the
    only dam whose reservoir is Lake Austin). Texts about a topic often never name it again (an
    article's sentences, an LLM's follow-up answer). A single candidate is evidence enough; several,
    or a hub value that hundreds of things link to, are none. When the graph knows the candidate's
@@ -17,6 +19,8 @@ from collections import Counter
 from typing import Callable
 
 from kgcheck.verifier.text.mentions import Mention
+from kgcheck.verifier.text.schema import FUNCTION_WORDS
+from kgcheck.verifier.text.words import VERB_AFTER
 
 # "the film", "the main tributaries": lower-case words, so "The Hague" or "the United States" are names.
 _DESCRIPTION = re.compile(r"\b(?:[Tt]he|[Tt]his)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,2})\b")
@@ -24,6 +28,31 @@ _DESCRIPTION = re.compile(r"\b(?:[Tt]he|[Tt]his)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-
 KIND_PROPERTIES = ("P31", "P279", "P136", "P7937")
 MAX_LINKS = 64  # more statements than this point at a value: a hub, no evidence of which subject is meant
 MAX_CANDIDATES = 32
+CLASS_LINKS = ("P31", "P279")  # a thing others are instances or subclasses of is a kind ("the film"), not one thing
+_NEXT_WORD = re.compile(r"\s+([a-z][\w'’-]*)")
+
+
+def common_name(kg, text: str, opening: tuple[int, int, list[str]] | None, description: tuple[int, int],
+                ) -> Mention | None:
+    """The thing the lower-case name the sentence opens on names (`opening`: extract._topic's weak mention, with
+    its candidate ids), when that name begins inside the description at `description`, has two words or more
+    (one noun is a kind: "the station"), ends its noun phrase (punctuation, a function word or a verb next) and
+    names one thing nothing is an instance or subclass of: "the red-backed shrike" is the bird species the graph
+    labels so, not what the graph links to the sentence's other names (another animal of the genus a wrong
+    binomial names)."""
+    if not opening or len(opening[2]) != 1 or not description[0] <= opening[0] < description[1] or \
+            len(text[opening[0]:opening[1]].split()) < 2:
+        return None
+    after = _NEXT_WORD.match(text, opening[1])
+    if after and after.group(1) not in FUNCTION_WORDS and not VERB_AFTER.match(text, opening[1]):
+        return None  # the name ends no noun phrase: "The string orchestra pieces" are pieces
+    start, end, (eid,) = opening
+    links = kg.subjects_linking_to(eid, MAX_LINKS)
+    if links is None or any(pid in CLASS_LINKS for _, pid in links):
+        return None
+    return Mention(start, end, text[start:end], eid)
+
+
 def descriptions(sentence: str, names: list[tuple[int, int]]) -> list[tuple[int, int, list[str]]]:
     """(start, end, words) of each definite description outside the sentence's names. Its head noun is
     one of the (up to three) lower-case words after "the": "the lead single", "the film was"."""

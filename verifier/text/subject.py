@@ -25,6 +25,11 @@ _ANOTHER_ITEM = re.compile(r",?\s+(?:and|or|&)\s+[A-Z\"'“]|,\s*[A-Z\"'“]")  
 _PARTICIPLE = r"[a-z]+(?:ed|en|wn|rn|ng)"  # "Written", "Born", "Developed", "Featuring"
 _PARTICIPLE_OPENS = re.compile(r"\s*[A-Z]" + _PARTICIPLE + r"(?:,?\s+(?:and|or)\s+" + _PARTICIPLE +
                                r")?\s+(?:by|in|at|on|from|for|with)\b")  # "Developed and marketed by"
+# A sentence opening on a subordinate or prepositional phrase ("Following the dissolution of the Soviet Union,
+# Eduard Shevardnadze was"): the names before its comma are its objects unless their own verb follows ("When
+# Thriller was released, it …"). English function words, not any relation's.
+_PHRASE_OPENS = re.compile(r"\s*(?:After|Before|Following|During|Despite|Since|Until|Upon|Although|Though|While|"
+                           r"Whereas|Because|Unlike|Like|When|Once|Throughout|Amid)\b")
 # "Smith moved", "Morning Glory? was", "The Journal's founding editors were"; not "Smith and".
 _OWN_VERB = re.compile(r"(?:\s*[?!)\"”’])*(?:['’]s\b|\s+(?!(?:and|or|of|in|on|at|by|for|to|the|a|an)\b)[a-z]+\b)")
 # "An animated motion picture <Name>", "The American singer <Name>": a name, then lower-case content words, then
@@ -40,7 +45,12 @@ def named_subject(text: str, a: int, b: int, outside: list[Mention]) -> Mention 
     """The mention of `outside` (the sentence text[a:b]'s names outside asides, in order) that is its subject, or
     None when no name is (the subject is a description, a pronoun or left out)."""
     opening = _PARTICIPLE_OPENS.match(text, a, b)
-    # Not a title opening on such words: "Born in the U.S.A. was released" names its subject.
+    phrase_end = b  # a participle's list runs past commas ("Written by Keys, Kanye West and Harold Lilly, the")
+    if not opening:
+        opening = _PHRASE_OPENS.match(text, a, b)
+        comma = text.find(",", a, b)
+        phrase_end = comma if opening and comma >= 0 else a
+    # Not a title opening on such words: "Born in the U.S.A. was released", "After Earth is" name their subject.
     participle = bool(opening) and not any(m.start <= opening.end() - 1 < m.end for m in outside)
     subject, after_preposition = None, None
     for k, m in enumerate(outside):
@@ -59,7 +69,7 @@ def named_subject(text: str, a: int, b: int, outside: list[Mention]) -> Mention 
             continue
         # "Written by Keys, Kanye West and Harold Lilly, the track": in an opening participle's phrase, a name is
         # the subject only with its own verb after it ("Born in Paris, Smith moved").
-        if participle and not _OWN_VERB.match(text, m.end, b):
+        if participle and m.start < phrase_end and not _OWN_VERB.match(text, m.end, b):
             continue
         if k == 0 and len(outside) > 1 and _modifies(text, a, m, outside[1]):
             continue  # only the first: "The French company Renault acquired Nissan" is about Renault
