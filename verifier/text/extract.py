@@ -123,8 +123,10 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
         outside = [m for m in ms if not (_in_brackets(text, a, m.start) and _in_brackets(text, a, m.end))
                    and not inside_dates(m.start - a, m.end - a, dates)]
         subject = named_subject(text, a, b, outside)
-        for spoken, pid, ys, ye in title_claims(text, a, b, outside, renamed.get(si, []), about, statements.get(about, ())):
-            emit(si, spoken, pid, ys, ye, reader="title")  # "The Best American Poetry 1993, a volume …" of 1995's
+        # "The Best American Poetry 1993, a volume …" of the 1995 volume: the title's year dates the topic.
+        for spoken, pid, ys, ye in title_claims(text, a, b, outside, renamed.get(si, []), about,
+                                                statements.get(about, ())):
+            emit(si, spoken, pid, ys, ye, reader="title")
         if last_subject is not None and first_pronoun is not None and (subject is None or first_pronoun < subject.start):
             subject = last_subject  # "He died in Santa Barbara": he, not Santa Barbara
         if about and _OPENS_ON_PREDICATE.match(sentence):

@@ -56,11 +56,14 @@ def _year_patterns(names: list[str]) -> list[tuple[re.Pattern, str]]:
     return out
 
 
-def retitled(kg, about: str, text: str, sentences: list[tuple[int, int]]) -> dict[int, list[tuple[int, int, int, int, str]]]:
+Retitle = tuple[int, int, int, int, str]  # name start, name end, year start, year end, the topic's own year
+
+
+def retitled(kg, about: str, text: str, sentences: list[tuple[int, int]]) -> dict[int, list[Retitle]]:
     """By sentence index: (name start, name end, year start, year end, the topic's own year) wherever the text
     names the topic by a label of it with another year in that label's place (offsets into `text`)."""
     patterns = _year_patterns(topic_names(kg, about)[0])
-    out: dict[int, list[tuple[int, int, int, int, str]]] = {}
+    out: dict[int, list[Retitle]] = {}
     for si, (a, b) in enumerate(sentences):
         for pattern, own in patterns:
             for m in pattern.finditer(text, a, b):
@@ -69,7 +72,7 @@ def retitled(kg, about: str, text: str, sentences: list[tuple[int, int]]) -> dic
     return out
 
 
-def title_claims(text: str, a: int, b: int, outside: list[Mention], renamed: list[tuple[int, int, int, int, str]],
+def title_claims(text: str, a: int, b: int, outside: list[Mention], renamed: list[Retitle],
                  about: str, topic_statements) -> list[tuple[Mention, str, int, int]]:
     """(the topic named by the retitled name, property, year start, year end) for each `retitled` name of the
     sentence text[a:b] that is its subject (`outside`: its names outside asides): the year in the name is the
