@@ -35,7 +35,7 @@ from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fuse
                                            split_sentences, word_spans)
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
-from kgcheck.verifier.text.topic import retitled, title_claims, with_topic
+from kgcheck.verifier.text.topic import retitled, title_claims, topic_names, with_topic
 from kgcheck.verifier.text.referents import (EarlierMentions, common_name, descriptions, earlier_referent,
                                              implied_subject, relation_noun)
 from kgcheck.verifier.text.subject import COPULA_ARTICLE, main_description, named_subject
@@ -76,9 +76,11 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
     sentences = rejoin_names(kg, text, split_sentences(text))
     weak: dict[int, list[tuple[int, int, list[str]]]] = {}
     mentions = find_mentions(kg, text, sentences, llm, weak)
+    renamed = {}
     if about:
-        mentions = with_topic(kg, about, text, sentences, mentions)
-    renamed = retitled(kg, about, text, sentences) if about else {}
+        named = topic_names(kg, about)  # one lookup for both: the names it goes by, and those retitled
+        mentions = with_topic(kg, about, text, sentences, mentions, named)
+        renamed = retitled(named[0], text, sentences)
     topics = {si: _topic(text, sentences[si], ws) for si, ws in weak.items()}
     subjects = {m.entity_id for ms in mentions for m in ms} | {i for t in topics.values() if t for i in t[2]}
     subjects |= {about} if about else set()

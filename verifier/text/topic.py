@@ -59,10 +59,11 @@ def _year_patterns(names: list[str]) -> list[tuple[re.Pattern, str]]:
 Retitle = tuple[int, int, int, int, str]  # name start, name end, year start, year end, the topic's own year
 
 
-def retitled(kg, about: str, text: str, sentences: list[tuple[int, int]]) -> dict[int, list[Retitle]]:
+def retitled(names: list[str], text: str, sentences: list[tuple[int, int]]) -> dict[int, list[Retitle]]:
     """By sentence index: (name start, name end, year start, year end, the topic's own year) wherever the text
-    names the topic by a label of it with another year in that label's place (offsets into `text`)."""
-    patterns = _year_patterns(topic_names(kg, about)[0])
+    names the topic by one of its `names` (topic_names' labels and aliases) with another year in that name's
+    place (offsets into `text`)."""
+    patterns = _year_patterns(names)
     out: dict[int, list[Retitle]] = {}
     for si, (a, b) in enumerate(sentences):
         for pattern, own in patterns:
@@ -96,10 +97,11 @@ def _spans(sentence: str, name: str, ignore_case: bool) -> list[tuple[int, int]]
     return [(m.start(), m.end()) for m in pattern.finditer(sentence)]
 
 
-def with_topic(kg, about: str, text: str, sentences: list[tuple[int, int]],
-               mentions: list[list[Mention]]) -> list[list[Mention]]:
-    """`mentions` with the topic's mentions added where the text names it in the ways above."""
-    names, short = topic_names(kg, about)
+def with_topic(kg, about: str, text: str, sentences: list[tuple[int, int]], mentions: list[list[Mention]],
+               named: tuple[list[str], list[str]] | None = None) -> list[list[Mention]]:
+    """`mentions` with the topic's mentions added where the text names it in the ways above (`named`: its
+    topic_names, when the caller has read them)."""
+    names, short = named or topic_names(kg, about)
     out = []
     for (a, b), ms in zip(sentences, mentions):
         sentence = text[a:b]

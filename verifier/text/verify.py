@@ -212,8 +212,7 @@ def _swap_of_a_kind(kg, v: Verdict) -> bool:
         return False
     role = GraphSchema.of(kg).roles([claimed]).get(claimed, {})
     # the claimed value is used in the graph as this property's value at least as often as any other's (its likeliest
-    # reading; a majority was asked before — 2026-11-27: 35 more swapped values REFUTED, 2 more false alarms, of
-    # the dev file's 3,215 / 3,859 rows): it is a value of that kind
+    # reading; bench/HISTORY.md says what asking a majority instead cost): it is a value of that kind
     if role and role.get(v.claim.property_id, 0) >= max(role.values()):
         return True
     fetched = kg.statements_for([claimed, *others], properties=("P31",))
