@@ -115,7 +115,8 @@ def test_schema_is_measured_from_the_graph(kg):
 
 
 @pytest.mark.parametrize("a, b", [("directed", "director"), ("aired", "air"), ("released", "release"),
-                                  ("produced", "producer"), ("starring", "star")])
+                                  ("produced", "producer"), ("starring", "star"), ("tributaries", "tributary"),
+                                  ("countries", "country"), ("movies", "movie"), ("studied", "study")])
 def test_stems_meet(a, b):
     assert stem(a) == stem(b)
 

@@ -21,7 +21,8 @@
    inside ("the James Bay drainage basin"); dates and quantities found by the
    parsers, attached to the property whose trigger words appear; "<property words> is <phrase>" with no
    linked object ("its head of state is a king") becomes a claim on that phrase when the subject lacks
-   the property or the phrase is a name — the graph then answers NOT_ENOUGH_INFO.
+   the property or the phrase is a name — the graph then answers NOT_ENOUGH_INFO. The subject as another name's
+   value: "X is the director of Y", "X directed Y" (holders.py).
 With `properties`, only claims of those properties are made (an ontology's relations, say).
 """
 from __future__ import annotations
@@ -62,7 +63,7 @@ class SpanClaim:
 
 
 # The readers, in the order they run on a sentence; the first to claim a span keeps it.
-READERS = ("linked", "title", "lifespan", "fused", "words", "types", "triggers", "copula")
+READERS = ("linked", "title", "lifespan", "fused", "words", "inverse", "types", "triggers", "copula")
 
 
 def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=frozenset(READERS),
@@ -71,6 +72,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
     readers run (an ablation); `about`: the entity id the text is about (the question it answers), what its
     pronouns and unresolved descriptions stand for when nothing in the text says otherwise."""
     from kgcheck.verifier.text.dating import read_dates
+    from kgcheck.verifier.text.holders import read_holders
     from kgcheck.verifier.text.words import read_words
 
     sentences = rejoin_names(kg, text, split_sentences(text))
@@ -224,6 +226,8 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
 
         def taken(s, e, si=si):
             return any(c.start < e and s < c.end for c in in_sentence.get(si, ()))
+        # "X is the director of Y": Y's director (before the types reader, which would take Y for X's)
+        held_by = read_holders(kg, facts, si, subject, sentence, a, ms, statements, emit) if "inverse" in readers else set()
         if "words" in readers or "types" in readers:
             if subject.entity_id not in typed:
                 own_values = {st.value.entity_id for st in statements.get(subject.entity_id, ()) if st.value.entity_id}
@@ -233,11 +237,11 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                 typed.add(subject.entity_id)
             view = SubjectView.of(kg, subject, statements, ms, a)  # what both readers ask of the subject
             read_words(view, si, subject, sentence, a, ms, dates, statements, value_classes, facts, emit, taken,
-                       set(links), readers, weak_here)
+                       set(links), readers, weak_here, held_by)
             read_dates(view, si, subject, sentence, a, ms, dates, statements, facts, emit, taken, readers,
                        lambda si=si: in_sentence.get(si, ()))
         _subject_claims(si, subject, sentence, a, ms, dates, statements.get(subject.entity_id, []), facts, emit,
-                        taken, allowed, set(links))
+                        taken, allowed, set(links), held_by)
     return sentences, claims
 
 
@@ -314,8 +318,10 @@ def _topic(text: str, sentence: tuple[int, int], weak: list) -> tuple[int, int, 
     return max(starts_here, key=lambda w: w[1]) if starts_here else None
 
 
-def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken, allowed, linked) -> None:
-    """Claims about the sentence's subject that the graph may refute or not know (rule 4)."""
+def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken, allowed, linked,
+                    held_by=frozenset()) -> None:
+    """Claims about the sentence's subject that the graph may refute or not know (rule 4); held_by: (name,
+    property) pairs that hold the subject as a value (holders.py), not values of it."""
     props_of = {st.property for st in own}
     names = [(x.start - a, x.end - a) for x in ms]
 
@@ -363,6 +369,8 @@ def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken
         above = [st.property for st in own if st.value.entity_id and m.entity_id in facts.ancestors(st.value.entity_id)]
         named = triggered("wikibase-item", m.start - a, window=ITEM_TRIGGER_WINDOW)
         for pid in dict.fromkeys([p for p in named if p in props_of] or above or named[:1]):
+            if (m.entity_id, pid) in held_by:
+                break  # "a tributary of the Nile": the Nile's tributary, not the subject's
             emit(si, subject, pid, m.start, m.end, m.entity_id, reader="triggers")
             break
     for s, e, _date in dates:

@@ -32,7 +32,8 @@ _SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "ors", "ed", "er", "or", "
 
 def stem(word: str) -> str:
     """A crude stem so "directed"/"director", "aired"/"air", "released"/"release", "starring"/"star" meet:
-    one inflection suffix off (at least three letters stay), a final "e" off, a doubled consonant single."""
+    one inflection suffix off (at least three letters stay), a final "e" off, a doubled consonant single, a final
+    "y" after a consonant as "i" ("tributary"/"tributaries", "study"/"studies": their "es" comes off)."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[:-len(suffix)]
@@ -41,6 +42,8 @@ def stem(word: str) -> str:
         word = word[:-1]
     if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou":
         word = word[:-1]
+    if len(word) > 3 and word[-1] == "y" and word[-2] not in "aeiouy":
+        word = word[:-1] + "i"
     return word
 
 

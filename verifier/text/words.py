@@ -46,12 +46,15 @@ def _clause_start(sentence: str, at: int) -> int:
 
 
 def named_properties(sentence: str, at: int, lexicon, *, end: int | None = None,
-                     blocked=lambda s, e: False) -> list[tuple[int, str]]:
+                     blocked=lambda s, e: False, holder_after_of=lambda name: False) -> list[tuple[int, str]]:
     """(distance in words, property) for each property whose whole name (content words, in order) ends at
     most WINDOW_WORDS words before offset `at` in the same clause; with `end`, also names starting at most
-    AFTER_WORDS words after `end` (distance counted from 100, so a name before wins)."""
+    AFTER_WORDS words after `end` (distance counted from 100, so a name before wins). holder_after_of(name): is a
+    name not ending in "of" itself, followed by "of", said of what holds the value rather than of the value at `at`
+    ("a tributary of the Nile": the Nile holds the tributary, holders.py reads it; not "the constellation of
+    Cetus", which is a constellation)?"""
     out: dict[str, int] = {}
-    for _, distance, pid in names_before(sentence, at, lexicon, WINDOW_WORDS, blocked):
+    for _, distance, pid in names_before(sentence, at, lexicon, WINDOW_WORDS, blocked, holder_after_of):
         out.setdefault(pid, distance)
     if end is not None:
         after = [w for w in lower_words(sentence, end, len(sentence)) if not blocked(w[0], w[1])][:AFTER_WORDS + 2]
@@ -63,15 +66,19 @@ def named_properties(sentence: str, at: int, lexicon, *, end: int | None = None,
     return sorted((d, p) for p, d in out.items())
 
 
-def names_before(sentence: str, at: int, lexicon, window: int, blocked=lambda s, e: False):
+def names_before(sentence: str, at: int, lexicon, window: int, blocked=lambda s, e: False,
+                 holder_after_of=lambda name: False):
     """(offset after the name, distance in content words to `at`, property), nearest first, for each property name
-    ending at most `window` words before offset `at` in the same clause (words inside names do not count)."""
+    ending at most `window` words before offset `at` in the same clause (words inside names do not count);
+    not a name without a particle that "of" follows when holder_after_of(name) (named_properties)."""
     before = [w for w in lower_words(sentence, _clause_start(sentence, at), at) if not blocked(w[0], w[1])]
     stems = [stem(w[2]) for w in before]
     for k in range(len(stems) - 1, max(-1, len(stems) - 1 - window), -1):
         distance = len([s for s in before[k + 1:] if s[2] not in FUNCTION_WORDS])
         after = before[k + 1][2] if k + 1 < len(before) else None
         for name in lexicon.get(stems[k], ()):
+            if name.particle is None and after == "of" and holder_after_of(name):
+                continue
             if _ends_at(name.words, stems, k) and (name.particle is None or name.particle == after):
                 yield before[k][1], distance, name.pid
 
@@ -88,6 +95,11 @@ def _ends_at(words: tuple[str, ...], stems: list[str], k: int) -> bool:
             return False
         i -= 1
     return True
+
+
+def class_words(classes, facts) -> set[str]:
+    """The stems of the words of these classes' labels ("constellation", "river", "film")."""
+    return {stem(w) for c in classes for w in _WORD.findall((facts.label(c) or "").lower())}
 
 
 def classes_of(eid: str, statements: dict) -> set[str]:
@@ -119,9 +131,10 @@ class SubjectView:
 
 
 def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statements, value_classes, facts, emit, taken,
-               linked, readers, weak=()) -> None:
+               linked, readers, weak=(), held_by=frozenset()) -> None:
     """Claims about the sentence's subject (`view`: SubjectView.of it) read from its words (reader "words") or the
-    types of its values (reader "types"), for the mentions no other reader claimed (its dates: dating.py)."""
+    types of its values (reader "types"), for the mentions no other reader claimed (its dates: dating.py).
+    held_by: (name, property) pairs the sentence says hold the subject as a value (holders.py), not its values."""
     schema, held, class_props, names, blocked = view.schema, view.held, view.class_props, view.names, view.blocked
     lexicon = schema.lexicon()
     own = statements.get(subject.entity_id, [])
@@ -145,7 +158,11 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
             return not m_classes or not schema.typed(p) or schema.takes(p, m_classes) >= MIN_VALUE_SHARE
 
         if "words" in readers:
-            found = [(d, p) for d, p in named_properties(sentence, m.start - a, lexicon, blocked=blocked)
+            # "a tributary of the Nile": the Nile holds the tributary (holders.py), unless the Nile's class is
+            # what the word names ("the constellation of Cetus": Cetus is one).
+            kinds = class_words(m_classes, facts)
+            found = [(d, p) for d, p in named_properties(sentence, m.start - a, lexicon, blocked=blocked,
+                                                         holder_after_of=lambda name: name.words[-1] not in kinds)
                      if schema.datatype(p) == "wikibase-item" and view.may_hold(p) and fits(p)]
             nearest = found[0][0] if found else None
             named_here = [p for d, p in found if d == nearest]
@@ -176,7 +193,7 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
                 if not v or v == m.entity_id or st.property == INSTANCE_OF:
                     continue  # what the subject is, not what it is related to
                 same_class = bool(m_classes and value_classes.get(v, set()) & m_classes)
-                if same_class or role.get(st.property):
+                if (same_class or role.get(st.property)) and (m.entity_id, st.property) not in held_by:
                     scores[st.property] = (role.get(st.property, 0), same_class)
             if scores:
                 ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
@@ -200,7 +217,7 @@ _DESCRIPTION = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the)\s+((?:[^,;:()]|
 def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> None:
     """Lower-case names inside the subject's description (genre, occupation...): each a claim on the subject's
     property that such values fill elsewhere in the graph (their role), when the subject holds it."""
-    after = _past_asides(sentence, max(0, subject.end - a))
+    after = past_asides(sentence, max(0, subject.end - a))
     m = _DESCRIPTION.search(sentence, after)
     if not m or m.start() - after > 40:
         return
@@ -257,7 +274,7 @@ def _lower_case_values(si, subject, sentence, a, weak, held, schema, emit, taken
             emit(si, subject, best[1], s, e, best[2], reader="types")
 
 
-def _past_asides(sentence: str, at: int) -> int:
+def past_asides(sentence: str, at: int) -> int:
     """The offset after the bracketed asides that follow `at` ("Renaud Lavillenie ([.no la.vi.l.ni]; born 1986) is a
     French pole vaulter": the description follows the name once its asides are read past)."""
     while m := _ASIDE_OPENS.match(sentence, at):

@@ -1,0 +1,197 @@
+"""The "inverse" reader (verifier/text/holders.py): "X is the director of Y" claims Y's director is X.
+
+Each wrong fact is caught by that reader, with the graph's value as the correction; the same sentence with the right
+value is SUPPORTED; without the reader the sentence reads the wrong way round or not at all.
+"""
+from __future__ import annotations
+
+import pytest
+
+from kgcheck.verifier.model import REFUTED, SUPPORTED
+from kgcheck.verifier.text.extract import READERS
+from kgcheck.verifier.text.verify import verify_text
+from conftest import fixture_builders
+
+B = fixture_builders()
+item, entity, prop = B.item, B.entity, B.prop
+SINGLE_VALUE = "Q19474404"
+
+
+def _film(qid, label, director):
+    return entity(qid, label, "film", claims=[("P31", item("Q11424", None)), ("P57", item(director, None))])
+
+
+def _person(qid, label):
+    return entity(qid, label, "person", claims=[("P31", item("Q5", None))])
+
+
+def _river(qid, label, *tributaries):
+    return entity(qid, label, "river", claims=[("P31", item("Q4022", None))] +
+                  [("P974", item(t, None)) for t in tributaries])
+
+
+def _country(qid, label, capital):
+    return entity(qid, label, "country", claims=[("P31", item("Q6256", None)), ("P36", item(capital, None))])
+
+
+def _city(qid, label, country):
+    return entity(qid, label, "city", claims=[("P31", item("Q515", None)), ("P1376", item(country, None))])
+
+
+ENTITIES = [
+    prop("P31", "instance of", "wikibase-item"),
+    prop("P57", "director", "wikibase-item", aliases=["directed by"], constraints=[(SINGLE_VALUE,)]),
+    prop("P36", "capital", "wikibase-item", constraints=[(SINGLE_VALUE,)]),
+    prop("P1376", "capital of", "wikibase-item"),
+    prop("P974", "tributary", "wikibase-item"),
+    entity("Q11424", "film"), entity("Q5", "human"), entity("Q4022", "river"), entity("Q6256", "country"),
+    entity("Q515", "city"),
+    _person("Q901", "Alice Brandt"), _person("Q902", "Bruno Keller"), _person("Q903", "Carla Moreau"),
+    _film("Q801", "The Quiet Harbour", "Q901"), _film("Q802", "Night Train", "Q902"),
+    _film("Q803", "Paper Moon Rising", "Q903"),
+    _country("Q183", "Germany", "Q64"), _country("Q142", "France", "Q90"),
+    _city("Q64", "Berlin", "Q183"), _city("Q90", "Paris", "Q142"),
+    _river("Q1497", "Mississippi River", "Q4915", "Q5092"), _river("Q3392", "Nile", "Q7001"),
+    _river("Q4915", "Ohio River"), _river("Q5092", "Missouri River"), _river("Q7001", "Atbara River"),
+]
+
+
+@pytest.fixture(scope="module")
+def kg(kg_of):
+    return kg_of(ENTITIES)
+
+
+def _claims(report, span):
+    return [c for c in report.claims if c.span == span]
+
+
+def _on(report, subject_id, pid):
+    """The claim on (subject, property) whichever reader found it first (the graph's link, when it holds it)."""
+    found = [c for c in report.claims if (c.claim.subject_id, c.claim.property_id) == (subject_id, pid)]
+    assert found, f"no claim on {subject_id} {pid}: {[(c.span, c.claim.property_id, c.reader) for c in report.claims]}"
+    return found[0]
+
+
+def _inverse(report, span):
+    found = [c for c in _claims(report, span) if c.reader == "inverse"]
+    assert found, f"no inverse claim on {span!r}: {[(c.span, c.claim.property_id, c.reader) for c in report.claims]}"
+    return found[0]
+
+
+def test_a_wrong_director_named_before_of_is_refuted_on_the_work(kg):
+    tc = _inverse(verify_text(kg, "Bruno Keller is the director of The Quiet Harbour."), "Bruno Keller")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.claim.object_id) == ("Q801", "P57", "Q902")
+    assert tc.verdict.verdict == REFUTED and "Alice Brandt" in tc.verdict.corrections
+    right = _on(verify_text(kg, "Alice Brandt was the director of The Quiet Harbour."), "Q801", "P57")
+    assert (right.span, right.verdict.verdict) == ("Alice Brandt", SUPPORTED)
+
+
+def test_the_correction_puts_the_right_value_where_the_subject_was(kg):
+    report = verify_text(kg, "Paris is the capital of Germany.", fix=True)
+    tc = _inverse(report, "Paris")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.verdict.verdict) == ("Q183", "P36", REFUTED)
+    assert tc.verdict.corrections[0] == "Berlin"
+    assert report.fixed_text.startswith("Berlin is the capital of Germany")
+
+
+def test_a_name_ending_in_of_is_still_read_the_direct_way(kg):
+    report = verify_text(kg, "Berlin is the capital of Germany.")
+    assert {(c.claim.subject_id, c.claim.property_id, c.verdict.verdict) for c in report.claims} >= {
+        ("Q64", "P1376", SUPPORTED), ("Q183", "P36", SUPPORTED)}
+
+
+def test_modifiers_and_one_of_the_stand_between_the_copula_and_the_property_word(kg):
+    for text, span in (("The Ohio River is the largest tributary of the Nile.", "Ohio River"),
+                       ("The Missouri River is one of the tributaries of the Nile.", "Missouri River")):
+        tc = _inverse(verify_text(kg, text), span)
+        assert (tc.claim.subject_id, tc.claim.property_id, tc.verdict.verdict) != ("Q3392", "P974", SUPPORTED)
+        assert (tc.claim.subject_id, tc.claim.property_id) == ("Q3392", "P974")
+
+
+def test_the_holder_is_never_read_as_the_subjects_own_value(kg):
+    """Before: "The Ohio River is a tributary of the Nile" claimed the Ohio's tributary is the Nile."""
+    report = verify_text(kg, "The Ohio River is a tributary of the Nile.")
+    assert not [c for c in report.claims if c.claim.subject_id == "Q4915" and c.claim.property_id == "P974"]
+    tc = _inverse(report, "Ohio River")
+    assert (tc.claim.subject_id, tc.claim.property_id) == ("Q3392", "P974")
+    assert tc.verdict.verdict != SUPPORTED and "Atbara River" in {e.value for e in tc.verdict.evidence}
+
+
+def test_without_the_reader_the_wrong_director_goes_unread(kg):
+    text = "Bruno Keller is the director of The Quiet Harbour."
+    without = verify_text(kg, text, readers=frozenset(READERS) - {"inverse"})
+    assert not [c for c in without.claims if c.claim.property_id == "P57" and c.verdict.verdict == REFUTED]
+
+
+def test_a_value_that_does_not_fit_the_property_makes_no_claim(kg):
+    """A river is no film's director: the subject's role in the graph (a tributary) does not fit."""
+    report = verify_text(kg, "The Ohio River is the director of The Quiet Harbour.")
+    assert not [c for c in report.claims if c.reader == "inverse"]
+    # nor a holder that neither holds the property nor is of a class that does (a person has no tributaries)
+    report = verify_text(kg, "The Ohio River is a tributary of Alice Brandt.")
+    assert not [c for c in report.claims if c.reader == "inverse"]
+
+
+def test_a_wrong_director_before_the_verb_is_refuted_on_the_work(kg):
+    tc = _inverse(verify_text(kg, "Bruno Keller directed The Quiet Harbour."), "Bruno Keller")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.verdict.verdict) == ("Q801", "P57", REFUTED)
+    assert "Alice Brandt" in tc.verdict.corrections
+    right = _on(verify_text(kg, "Alice Brandt directed The Quiet Harbour."), "Q801", "P57")
+    assert (right.span, right.verdict.verdict) == ("Alice Brandt", SUPPORTED)
+
+
+def test_a_verb_the_subject_itself_holds_reads_no_inverse_claim(kg):
+    """Films hold directors: "Night Train directed The Quiet Harbour" is no claim that a film directed another."""
+    report = verify_text(kg, "Night Train directed The Quiet Harbour.")
+    assert not [c for c in report.claims if c.reader == "inverse"]
+
+
+def test_an_apposition_names_the_holder_as_a_copula_does(kg):
+    report = verify_text(kg, "Bruno Keller, the director of The Quiet Harbour, lives in Graz.")
+    tc = _inverse(report, "Bruno Keller")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.verdict.verdict) == ("Q801", "P57", REFUTED)
+
+
+@pytest.mark.parametrize("text", [
+    "Paris is the former capital of Germany.",  # a qualified relation is not the relation
+    "The Ohio River is a major tributary of the Nile.",
+    "The Ohio River is the second largest tributary of the Nile.",
+    "Paris is a city located in the capital of Germany.",  # another phrase between
+    "Bruno Keller is the director of The Quiet Harbour actor Alice Brandt.",  # the name modifies the next one
+])
+def test_words_that_qualify_or_replace_the_relation_read_nothing(kg, text):
+    assert not [c for c in verify_text(kg, text).claims if c.reader == "inverse"]
+
+
+def test_a_name_holding_of_is_read_whole(kg_of):
+    kg = kg_of([
+        prop("P31", "instance of", "wikibase-item"),
+        prop("P35", "head of state", "wikibase-item", constraints=[(SINGLE_VALUE,)]),
+        entity("Q5", "human"), entity("Q6256", "country"),
+        entity("Q1", "Anna Lind", claims=[("P31", item("Q5", None))]),
+        entity("Q2", "Berta Lang", claims=[("P31", item("Q5", None))]),
+        entity("Q10", "Nordland", claims=[("P31", item("Q6256", None)), ("P35", item("Q1", None))]),
+        entity("Q11", "Sudland", claims=[("P31", item("Q6256", None)), ("P35", item("Q2", None))]),
+    ])
+    tc = _inverse(verify_text(kg, "Berta Lang is the head of state of Nordland."), "Berta Lang")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.verdict.verdict) == ("Q10", "P35", REFUTED)
+    assert tc.verdict.corrections[0] == "Anna Lind"
+
+
+def test_of_before_a_thing_of_the_class_the_word_names_is_the_direct_reading(kg_of):
+    """"the constellation of Orion": Orion is a constellation (its class's label holds the word), so the galaxy's
+    constellation is Orion — not a constellation that Orion holds."""
+    kg = kg_of([
+        prop("P31", "instance of", "wikibase-item"),
+        prop("P59", "constellation", "wikibase-item", constraints=[(SINGLE_VALUE,)]),
+        entity("Q8928", "constellation"), entity("Q318", "galaxy"),
+        entity("Q8860", "Orion", claims=[("P31", item("Q8928", None))]),
+        entity("Q8839", "Cetus", claims=[("P31", item("Q8928", None))]),
+        entity("Q1", "NGC 1", claims=[("P31", item("Q318", None)), ("P59", item("Q8839", None))]),
+        entity("Q2", "NGC 2", claims=[("P31", item("Q318", None)), ("P59", item("Q8860", None))]),
+    ])
+    report = verify_text(kg, "NGC 1 is a spiral galaxy in the constellation of Orion.")
+    assert not [c for c in report.claims if c.reader == "inverse"]
+    tc = _on(report, "Q1", "P59")
+    assert (tc.span, tc.reader, tc.verdict.verdict) == ("Orion", "words", REFUTED)
+    assert tc.verdict.corrections[0] == "Cetus"

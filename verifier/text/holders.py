@@ -1,0 +1,99 @@
+"""The "inverse" reader: "X is the director of Y" and "X directed Y" say Y's director is X.
+
+- A property word followed by "of" names a property of what follows it: the sentence's subject is that property's
+  value, the name after "of" its holder ("The Ohio River is the largest tributary of the Mississippi", "Steven
+  Spielberg was the director of Titanic", "Christopher Nolan, the director of Inception, ..."). A name whose own
+  words end in "of" ("capital of", "member of", "part of") is read the other way, by words.py.
+- A verb whose stem is a property's name ("directed" of "director" / "directed by", "founded" of "founded by")
+  with a name right after it, when the subject cannot hold the property and that name can: "Ang Lee directed
+  Titanic" (a person holds no director; a film does).
+The claim is (holder, property, subject), its span the subject's name, so the graph's value corrects the text
+("James Cameron directed Titanic").
+
+Kept only when the graph says, not merely does not deny, that the holder (or its classes, measured in the graph)
+holds the property and that the subject fits it: its role (the properties it is a value of elsewhere in the graph)
+when it has one, else its class against the classes of the property's values. The words must be the relation's
+alone: "the former capital of", "a subsidiary summit of", "the second highest summit of", "is currently managing one
+of the youth teams of" qualify or replace it and read nothing. No word or property is listed here: the words
+are the index's labels and aliases.
+"""
+from __future__ import annotations
+
+import re
+
+from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, MIN_VALUE_SHARE, stem
+from kgcheck.verifier.text.words import MIN_ROLE_STATEMENTS, SubjectView, past_asides, class_words, classes_of
+
+SUBCLASS_OF = "P279"
+# What joins the subject to its predicate: a copula, or a comma opening an apposition ("X, the director of Y,").
+_COPULA = re.compile(r"\s*,?\s*(?:is|was|are|were|has been|had been|became|becomes|remains|remained)\s+|"
+                     r"\s*,\s*(?=(?:the|a|an|one)\s)", re.I)
+# Between the copula and the holder: an article ("one of the" for a plural), at most one superlative ("the largest
+# tributary"; "the former capital", "a subsidiary summit", "the second highest summit" qualify the relation, so they
+# are no reading of it), the property's name, "of". Any other word between is another phrase.
+_PREDICATE = re.compile(r"(?:one\s+of\s+)?(?:the|a|an)\s+(?:[a-z]+est\s+)?((?:[a-z][\w'’-]*\s+){0,3}?[a-z][\w'’-]*)"
+                        r"\s+of\s+(?:(?:the|a|an)\s+)?")
+# A verb right after the subject and right before the holder ("directed", "co-founded", "also wrote the").
+_VERB = re.compile(r"\s+(?:(?:also|later|first|then|co)[\s-]+)?([a-z][\w'’-]*)\s+(?:(?:the|a|an)\s+)?")
+# A name the next name follows after lower-case words only is that name's modifier ("the Tang dynasty general Guo
+# Ziyi"), not the holder.
+_MODIFIES_NEXT = re.compile(r"(?:\s+[a-z][\w'’-]*){1,3}\s+")
+_WORD = re.compile(r"[a-z][\w'’-]*")
+
+
+def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: dict, emit) -> set[tuple[str, str]]:
+    """Claims (holder, property, subject) for "<subject> is [the ...] <property words> of <holder>" and "<subject>
+    <property verb> <holder>" (module text); `subject` must be named in this sentence (`ms`), its span is the
+    claimed value's. Returns the (holder, property) pairs read: the holder is not the subject's value of that
+    property (words.py's types reader, extract.py's triggers)."""
+    if subject not in ms:
+        return set()
+    at = past_asides(sentence, subject.end - a)
+    after = [m for m in ms if m.start - a >= at and m.entity_id != subject.entity_id]
+    holder = min(after, key=lambda m: m.start, default=None)  # the first name after the subject, nothing between
+    if holder is None:
+        return set()
+    following = min((m for m in after if m.start >= holder.end), key=lambda m: m.start, default=None)
+    if following is not None and _MODIFIES_NEXT.fullmatch(sentence, holder.end - a, following.start - a) and \
+            not any(w in FUNCTION_WORDS for w in _WORD.findall(sentence[holder.end - a:following.start - a])):
+        return set()
+    view = SubjectView.of(kg, holder, statements, ms, a)
+    schema, lexicon = view.schema, view.schema.lexicon()
+    copula = _COPULA.match(sentence, at)
+    predicate = copula and _PREDICATE.fullmatch(sentence, copula.end(), holder.start - a)
+    verb = None if copula else _VERB.fullmatch(sentence, at, holder.start - a)
+    if predicate:
+        words = _WORD.findall(predicate.group(1))
+        if any(w in FUNCTION_WORDS and w != "of" for w in words):  # "of" may be the name's ("head of state")
+            return set()
+        stems = tuple(stem(w) for w in words if w != "of")
+        if stems[-1] in class_words(classes_of(holder.entity_id, statements), facts):
+            return set()  # "the constellation of Cetus": Cetus is a constellation, not a holder of one
+        # A name that is all the words before "of" and not in "of" itself ("director", "head coach").
+        named = {n.pid for n in lexicon.get(stems[-1], ()) if n.particle is None and n.words == stems}
+    elif verb:
+        # One-word names of the verb's stem, said of the doer ("director", "directed by"): never "born in".
+        named = {n.pid for n in lexicon.get(stem(verb.group(1).lower()), ())
+                 if len(n.words) == 1 and n.particle in (None, "by")}
+        # Which side holds the property decides the direction: not the subject ("X received Y": X's award, read by
+        # words.py), surely the holder (its statements or classes say so, not merely nothing against it).
+        mine = SubjectView.of(kg, subject, statements, ms, a)
+        named = {p for p in named if p not in mine.held and p not in mine.class_props}
+    else:
+        return set()
+    named = {p for p in named if p not in (INSTANCE_OF, SUBCLASS_OF) and schema.datatype(p) == "wikibase-item"}
+    role = schema.roles([subject.entity_id]).get(subject.entity_id, {})
+    value_classes = classes_of(subject.entity_id, statements)
+
+    def fits(p: str) -> bool:
+        """Known to fit, not merely not known otherwise: a name the graph says nothing of claims nothing here."""
+        if sum(role.values()) >= MIN_ROLE_STATEMENTS:
+            return role.get(p, 0) > 0  # what the subject is the value of elsewhere decides
+        return bool(value_classes) and schema.typed(p) and schema.takes(p, value_classes) >= MIN_VALUE_SHARE
+
+    found = [p for p in named if (p in view.held or p in view.class_props) and fits(p)]
+    if not found:
+        return set()
+    best = sorted(found, key=lambda p: (p not in view.held, -view.class_props.get(p, 0.0), -schema.usage(p), p))[0]
+    emit(si, holder, best, subject.start, subject.end, subject.entity_id, reader="inverse")
+    return {(holder.entity_id, p) for p in found}
