@@ -1,7 +1,8 @@
 """Free-text fact checking on text-factcheck-dev: are the wrong facts of a text caught?
 
     python bench/factcheck.py [--index /work/indexes/dense-dev] [--per-kind 200] [--offset 0]
-                              [--llm] [--readers linked,words,...] [--about] [--named-topic] [--inverted]
+                              [--llm] [--readers linked,words,...] [--about] [--named-topic]
+                              [--rephrase inverse|relation-of|possessive]
                               [--dump rows.jsonl]
 
 Each row of ../shared/bench/text-factcheck-dev.jsonl is a Wikipedia sentence, as written ("true") or
@@ -48,17 +49,23 @@ def with_named_topic(row: dict) -> dict | None:
     return dict(row, text=f"{triples[0]['subject']} is a {m.group(1)}. {row['text']}")
 
 
-def with_inverted_phrasing(row: dict) -> dict | None:
-    """The row's fact said the other way round, as answers often say it: "<value> is the <property> of <subject>."
-    (the wrong value for an entity row, the gold value for a true row). None for a year row, a value with no id, or
-    a property whose label ends in a preposition ("part of", "located in": said the other way already)."""
+# How answers often state a fact, each form with the row's fact (the wrong value for an entity row).
+REPHRASINGS = {"inverse": "{value} is the {property} of {subject}.",
+               "relation-of": "The {property} of {subject} is {value}.",
+               "possessive": "{subject}'s {property} is {value}."}
+
+
+def rephrased(row: dict, form: str) -> dict | None:
+    """The row's fact as one sentence of REPHRASINGS[form] (the wrong value for an entity row, the gold value for a
+    true row, whose gold is then that triple). None for a year row, a value with no id, or a property whose label
+    ends in a preposition ("part of", "located in": read the other way already)."""
     triple = row.get("broken") or (row.get("gold") or [None])[0]
     if not triple or row.get("kind") == "year" or not triple.get("object_id") or \
             re.search(r"\s(?:of|in|on|at|to|for|by|with|from|as)$", triple["predicate"].strip()):
         return None
     value = row["wrong"] if row.get("kind") == "entity" else triple["object"]
-    return dict(row, text=f"{value} is the {triple['predicate'].strip()} of {triple['subject']}.",
-                **({"gold": [triple]} if row["label"] == "true" else {}))
+    text = REPHRASINGS[form].format(value=value, property=triple["predicate"].strip(), subject=triple["subject"])
+    return dict(row, text=text, **({"gold": [triple]} if row["label"] == "true" else {}))
 
 
 def load_rows(per_kind: int, offset: int = 0, path: Path = DATA) -> list[dict]:
@@ -215,9 +222,10 @@ def main() -> None:
     ap.add_argument("--named-topic", action="store_true",
                     help="only the rows that open with a description of a subject they never name, each after a "
                          "sentence naming it (with_named_topic); --per-kind then applies to those rows")
-    ap.add_argument("--inverted", action="store_true",
-                    help="each true and entity row's fact as '<value> is the <property> of <subject>.' "
-                         "(with_inverted_phrasing): the inverse reader's case")
+    ap.add_argument("--rephrase", choices=sorted(REPHRASINGS), default=None,
+                    help="each true and entity row's fact said in one of these forms (rephrased): 'inverse' "
+                         "'<value> is the <property> of <subject>.', 'relation-of' 'The <property> of <subject> is "
+                         "<value>.', 'possessive' \"<subject>'s <property> is <value>.\"")
     args = ap.parse_args()
 
     from kgcheck.index.store import KG
@@ -236,8 +244,8 @@ def main() -> None:
         kwargs["readers"] = frozenset(args.readers.split(","))
     rows = load_rows(args.per_kind, args.offset) if not args.named_topic else [
         r for r in map(with_named_topic, load_rows(10 ** 9)) if r is not None]
-    if args.inverted:
-        rows = [r for r in map(with_inverted_phrasing, rows) if r is not None]
+    if args.rephrase:
+        rows = [r for r in (rephrased(row, args.rephrase) for row in rows) if r is not None]
     if args.named_topic:
         by_kind: dict[str, list[dict]] = defaultdict(list)
         for r in rows:
@@ -259,7 +267,7 @@ def main() -> None:
     header = (f"text-factcheck-dev over {args.index}: {len(rows)} rows ({dict(counts)}), every property, "
               f"LLM {'on' if llm else 'off'}, readers {args.readers or 'all'}, offset {args.offset}"
               + (", each after a sentence naming its topic (--named-topic)" if args.named_topic else "")
-              + (", said the other way round (--inverted)" if args.inverted else ""))
+              + (f", rephrased as {REPHRASINGS[args.rephrase]!r}" if args.rephrase else ""))
     print(render(score(rows, reports, subject_named(kg, rows)), latencies, header))
 
 

@@ -195,3 +195,28 @@ def test_of_before_a_thing_of_the_class_the_word_names_is_the_direct_reading(kg_
     tc = _on(report, "Q1", "P59")
     assert (tc.span, tc.reader, tc.verdict.verdict) == ("Orion", "words", REFUTED)
     assert tc.verdict.corrections[0] == "Cetus"
+
+
+def test_an_opening_relation_of_a_name_is_said_of_that_name(kg):
+    """"The director of Y is X": Y's director, not the film the graph links X to (that one was the sentence's subject
+    before, and X was SUPPORTED as its director)."""
+    tc = _on(verify_text(kg, "The director of The Quiet Harbour is Bruno Keller."), "Q801", "P57")
+    assert (tc.span, tc.reader, tc.verdict.verdict) == ("Bruno Keller", "words", REFUTED)
+    assert "Alice Brandt" in tc.verdict.corrections
+    report = verify_text(kg, "The capital of Germany is Paris.")
+    assert not [c for c in report.claims if c.claim.subject_id == "Q142"]  # France, whose capital Paris is
+    tc = _on(report, "Q183", "P36")
+    assert (tc.span, tc.verdict.verdict, tc.verdict.corrections[0]) == ("Paris", REFUTED, "Berlin")
+    right = _on(verify_text(kg, "The capital of Germany is Berlin."), "Q183", "P36")
+    assert right.verdict.verdict == SUPPORTED
+
+
+def test_relation_holder_needs_a_property_and_a_copula():
+    from kgcheck.verifier.text.referents import relation_holder
+
+    lexicon = {"director": ["P57"], "capital": ["P36"]}.get
+    sentence = "The directors of Night Train are Bruno Keller and Alice Brandt."
+    assert relation_holder(sentence, [(17, 28), (33, 45), (50, 62)], lambda t: lexicon(t) or []) == 0
+    assert relation_holder("The city of Paris is large.", [(12, 17)], lambda t: lexicon(t) or []) is None
+    assert relation_holder("The capital of Germany, Berlin, is large.", [(15, 22), (24, 30)],
+                           lambda t: lexicon(t) or []) is None

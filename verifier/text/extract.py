@@ -38,7 +38,7 @@ from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.topic import retitled, title_claims, topic_names, with_topic
 from kgcheck.verifier.text.referents import (EarlierMentions, common_name, descriptions, earlier_referent,
-                                             implied_subject, relation_noun)
+                                             implied_subject, relation_holder, relation_noun)
 from kgcheck.verifier.text.subject import COPULA_ARTICLE, main_description, named_subject
 from kgcheck.verifier.text.words import VERB_AFTER, SubjectView
 from kgcheck.verifier.text.triggers import (DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE, ITEM_TRIGGER_WINDOW, TRIGGERS,
@@ -142,7 +142,9 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
             # "The journal was established in 1981": the journal named before, else the one the graph implies.
             nouns = [noun for _, _, words in described for noun in words]
             main = main_description(sentence, described)
-            referent = earlier_referent(nouns, earlier, statements, facts)
+            # "The director of Titanic is X": Titanic, the name the relation is said of.
+            holder = relation_holder(sentence, [(m.start - a, m.end - a) for m in ms], _lexicon(kg))
+            referent = ms[holder] if holder is not None else earlier_referent(nouns, earlier, statements, facts)
             # A description that names a relation ("The editor-in-chief is X") is the topic's, as "Its
             # editor-in-chief is X" says: the subject of the sentences before, not a thing to find.
             relation = referent is None and last_subject is not None and relation_noun(sentence, _lexicon(kg))

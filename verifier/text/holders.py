@@ -92,8 +92,8 @@ def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: 
         return bool(value_classes) and schema.typed(p) and schema.takes(p, value_classes) >= MIN_VALUE_SHARE
 
     found = [p for p in named if (p in view.held or p in view.class_props) and fits(p)]
-    if not found:
-        return set()
-    best = sorted(found, key=lambda p: (p not in view.held, -view.class_props.get(p, 0.0), -schema.usage(p), p))[0]
-    emit(si, holder, best, subject.start, subject.end, subject.entity_id, reader="inverse")
-    return {(holder.entity_id, p) for p in found}
+    if found:
+        best = sorted(found, key=lambda p: (p not in view.held, -view.class_props.get(p, 0.0), -schema.usage(p), p))[0]
+        emit(si, holder, best, subject.start, subject.end, subject.entity_id, reader="inverse")
+    # Said or not, the words put the holder on the other side of these properties.
+    return {(holder.entity_id, p) for p in named}

@@ -72,6 +72,25 @@ _OPENING_COPULA = re.compile(r"^[\s\"'“(]*(?:[Tt]he|[Tt]his)\s+([a-z][\w-]*(?:
 
 
 _COMPOUND_HEAD = re.compile(r"-(?:in|of|at|to)-[\w-]+$")
+# "The director of Titanic is X": an opening description of up to four words, "of", then (at the end) a name.
+_RELATION_OF = re.compile(r"^[\s\"'“(]*[Tt]he\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)\s+of\s+(?:the\s+)?$")
+_THEN_COPULA = re.compile(r"\s*(?:is|was|are|were|has been|had been)\s+")
+
+
+def relation_holder(sentence: str, names: list[tuple[int, int]], properties: Callable[[str], list[str]]) -> int | None:
+    """The index in NAMES (spans in the sentence, in order) of the name an opening relation is said of: "The director
+    of Titanic is James Cameron", "The capital of Peru was Cusco" — Titanic, Peru. The description must name a
+    property (properties(text): the index's lexicon; a plural head tried without its s) and a copula follow the
+    name; None otherwise ("The city of Paris is", "The story of Ruth was" name no property)."""
+    for i, (start, end) in enumerate(names):
+        opening = _RELATION_OF.match(sentence[:start])
+        if opening:
+            words = opening.group(1)
+            if _THEN_COPULA.match(sentence, end) and (properties(words) or (
+                    words.endswith("s") and not words.endswith("ss") and properties(words[:-1]))):
+                return i
+            return None
+    return None
 
 
 def relation_noun(sentence: str, properties: Callable[[str], list[str]]) -> list[str]:

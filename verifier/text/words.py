@@ -31,6 +31,7 @@ _FUNCTION_STEMS = frozenset(stem(f) for f in FUNCTION_WORDS)  # what may sit ins
 _WORD = re.compile(r"[\w][\w'’-]*")
 VERB_AFTER = re.compile(r"\s+(?:is|was|are|were|has|had)\b", re.IGNORECASE)  # a subject's verb right after it
 _ASIDE_OPENS = re.compile(r"\s*[(\[]")  # a bracketed aside right after a name
+_OF_THEN = re.compile(r"\s+of\s+(?:(?:the|a|an)\s+)?", re.IGNORECASE)  # "tributary of the Nile": the value at "of"
 _CLAUSE_BREAK = re.compile(r"[;:()\[\]\"“”]|,\s+(?:and|but|while|which|who)\b")
 
 
@@ -70,14 +71,14 @@ def names_before(sentence: str, at: int, lexicon, window: int, blocked=lambda s,
                  holder_after_of=lambda name: False):
     """(offset after the name, distance in content words to `at`, property), nearest first, for each property name
     ending at most `window` words before offset `at` in the same clause (words inside names do not count);
-    not a name without a particle that "of" follows when holder_after_of(name) (named_properties)."""
+    not a name without a particle that "of" and the value at `at` follow when holder_after_of(name)."""
     before = [w for w in lower_words(sentence, _clause_start(sentence, at), at) if not blocked(w[0], w[1])]
     stems = [stem(w[2]) for w in before]
     for k in range(len(stems) - 1, max(-1, len(stems) - 1 - window), -1):
         distance = len([s for s in before[k + 1:] if s[2] not in FUNCTION_WORDS])
         after = before[k + 1][2] if k + 1 < len(before) else None
         for name in lexicon.get(stems[k], ()):
-            if name.particle is None and after == "of" and holder_after_of(name):
+            if name.particle is None and _OF_THEN.fullmatch(sentence, before[k][1], at) and holder_after_of(name):
                 continue
             if _ends_at(name.words, stems, k) and (name.particle is None or name.particle == after):
                 yield before[k][1], distance, name.pid
@@ -173,7 +174,9 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
                 found = []
             # The word's value is the first name after it: "a sequel, Lolo 2, that was released in Japan" (a list
             # of names goes on: "starring A, B and C").
-            if found and _named_before_it(sentence, m.start - a, lexicon, blocked, set(named_here), names):
+            # (the subject is no competing value: "The director of Titanic is X")
+            others = [n for n in names if n != (subject.start - a, subject.end - a)]
+            if found and _named_before_it(sentence, m.start - a, lexicon, blocked, set(named_here), others):
                 found = []
             if found:
                 best = sorted(named_here,
