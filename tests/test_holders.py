@@ -158,6 +158,7 @@ def test_an_apposition_names_the_holder_as_a_copula_does(kg):
     "The Ohio River is the second largest tributary of the Nile.",
     "Paris is a city located in the capital of Germany.",  # another phrase between
     "Bruno Keller is the director of The Quiet Harbour actor Alice Brandt.",  # the name modifies the next one
+    "Bruno Keller is the of of The Quiet Harbour.",  # no words of a relation at all
 ])
 def test_words_that_qualify_or_replace_the_relation_read_nothing(kg, text):
     assert not [c for c in verify_text(kg, text).claims if c.reader == "inverse"]

@@ -67,7 +67,7 @@ def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: 
         if any(w in FUNCTION_WORDS and w != "of" for w in words):  # "of" may be the name's ("head of state")
             return set()
         stems = tuple(stem(w) for w in words if w != "of")
-        if stems[-1] in class_words(classes_of(holder.entity_id, statements), facts):
+        if not stems or stems[-1] in class_words(classes_of(holder.entity_id, statements), facts):
             return set()  # "the constellation of Cetus": Cetus is a constellation, not a holder of one
         # A name that is all the words before "of" and not in "of" itself ("director", "head coach").
         named = {n.pid for n in lexicon.get(stems[-1], ()) if n.particle is None and n.words == stems}
