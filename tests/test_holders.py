@@ -221,3 +221,13 @@ def test_relation_holder_needs_a_property_and_a_copula():
     assert relation_holder("The city of Paris is large.", [(12, 17)], lambda t: lexicon(t) or []) is None
     assert relation_holder("The capital of Germany, Berlin, is large.", [(15, 22), (24, 30)],
                            lambda t: lexicon(t) or []) is None
+
+
+def test_a_pronoun_opening_the_sentence_is_the_value_it_stands_for(kg):
+    report = verify_text(kg, "Bruno Keller lives in Graz. He is the director of The Quiet Harbour.", fix=True)
+    tc = _inverse(report, "He")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.claim.object_id, tc.verdict.verdict) == (
+        "Q801", "P57", "Q902", REFUTED)
+    assert report.fixed_text.endswith("Alice Brandt is the director of The Quiet Harbour.")
+    assert not [c for c in verify_text(kg, "He is the director of The Quiet Harbour.").claims
+                if c.reader == "inverse"]  # no one named before: nothing to stand for

@@ -39,16 +39,22 @@ _VERB = re.compile(r"\s+(?:(?:also|later|first|then|co)[\s-]+)?([a-z][\w'’-]*)
 # Ziyi"), not the holder.
 _MODIFIES_NEXT = re.compile(r"(?:\s+[a-z][\w'’-]*){1,3}\s+")
 _WORD = re.compile(r"[a-z][\w'’-]*")
+_PRONOUN = re.compile(r"[\s\"'“]*(he|she|it|they)\b", re.I)  # a sentence opening on its subject's pronoun
 
 
 def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: dict, emit) -> set[tuple[str, str]]:
     """Claims (holder, property, subject) for "<subject> is [the ...] <property words> of <holder>" and "<subject>
-    <property verb> <holder>" (module text); `subject` must be named in this sentence (`ms`), its span is the
-    claimed value's. Returns the (holder, property) pairs read: the holder is not the subject's value of that
+    <property verb> <holder>" (module text); `subject` must be named in this sentence (`ms`) or the pronoun it
+    opens on stand for it ("He directed Titanic"): that span is the claimed value's. Returns the (holder, property) pairs read: the holder is not the subject's value of that
     property (words.py's types reader, extract.py's triggers)."""
-    if subject not in ms:
-        return set()
-    at = past_asides(sentence, subject.end - a)
+    if subject in ms:
+        start, end = subject.start, subject.end
+    else:  # "He was the director of Titanic": the pronoun stands for the subject, and its span for the value
+        pronoun = _PRONOUN.match(sentence)
+        if not pronoun:
+            return set()
+        start, end = a + pronoun.start(1), a + pronoun.end(1)
+    at = past_asides(sentence, end - a)
     after = [m for m in ms if m.start - a >= at and m.entity_id != subject.entity_id]
     holder = min(after, key=lambda m: m.start, default=None)  # the first name after the subject, nothing between
     if holder is None:
@@ -94,6 +100,6 @@ def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: 
     found = [p for p in named if (p in view.held or p in view.class_props) and fits(p)]
     if found:
         best = sorted(found, key=lambda p: (p not in view.held, -view.class_props.get(p, 0.0), -schema.usage(p), p))[0]
-        emit(si, holder, best, subject.start, subject.end, subject.entity_id, reader="inverse")
+        emit(si, holder, best, start, end, subject.entity_id, reader="inverse")
     # Said or not, the words put the holder on the other side of these properties.
     return {(holder.entity_id, p) for p in named}
