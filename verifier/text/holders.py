@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 
-from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, MIN_VALUE_SHARE, stem
-from kgcheck.verifier.text.words import MIN_ROLE_STATEMENTS, SubjectView, past_asides, class_words, classes_of
+from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, stem
+from kgcheck.verifier.text.words import SubjectView, class_words, classes_of, fits_value, past_asides
 
 SUBCLASS_OF = "P279"
 # What joins the subject to its predicate: a copula, or a comma opening an apposition ("X, the director of Y,").
@@ -91,13 +91,9 @@ def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: 
     role = schema.roles([subject.entity_id]).get(subject.entity_id, {})
     value_classes = classes_of(subject.entity_id, statements)
 
-    def fits(p: str) -> bool:
-        """Known to fit, not merely not known otherwise: a name the graph says nothing of claims nothing here."""
-        if sum(role.values()) >= MIN_ROLE_STATEMENTS:
-            return role.get(p, 0) > 0  # what the subject is the value of elsewhere decides
-        return bool(value_classes) and schema.typed(p) and schema.takes(p, value_classes) >= MIN_VALUE_SHARE
-
-    found = [p for p in named if (p in view.held or p in view.class_props) and fits(p)]
+    # Known to fit, not merely not known otherwise: a name the graph says nothing of claims nothing here.
+    found = [p for p in named if (p in view.held or p in view.class_props) and
+             fits_value(schema, role, value_classes, p, unknown=False)]
     if found:
         best = sorted(found, key=lambda p: (p not in view.held, -view.class_props.get(p, 0.0), -schema.usage(p), p))[0]
         emit(si, holder, best, start, end, subject.entity_id, reader="inverse")

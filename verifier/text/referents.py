@@ -85,11 +85,8 @@ def relation_holder(sentence: str, names: list[tuple[int, int]], properties: Cal
     for i, (start, end) in enumerate(names):
         opening = _RELATION_OF.match(sentence[:start])
         if opening:
-            words = opening.group(1)
-            if _THEN_COPULA.match(sentence, end) and (properties(words) or (
-                    words.endswith("s") and not words.endswith("ss") and properties(words[:-1]))):
-                return i
-            return None
+            return i if _THEN_COPULA.match(sentence, end) and _named_property(opening.group(1).split(), properties) \
+                else None
     return None
 
 
@@ -99,9 +96,12 @@ def relation_noun(sentence: str, properties: Callable[[str], list[str]]) -> list
     whose label or alias is that text (the index's property lexicon). A plural head ("The editors-in-chief
     are") is tried without its s."""
     m = _OPENING_COPULA.match(sentence)
-    if not m:
-        return []
-    words = m.group(1).split()
+    return _named_property(m.group(1).split(), properties) if m else []
+
+
+def _named_property(words: list[str], properties: Callable[[str], list[str]]) -> list[str]:
+    """The properties these description words name (relation_noun, relation_holder), trying the head of a compound
+    and each plural word without its s."""
     # "editor-in-chief", "commander-in-chief": the head of a compound joined by a preposition comes first.
     heads = [_COMPOUND_HEAD.sub("", w) for w in words]
     tries = [words] + ([heads] if heads != words else [])

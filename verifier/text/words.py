@@ -103,6 +103,17 @@ def class_words(classes, facts) -> set[str]:
     return {stem(w) for c in classes for w in _WORD.findall((facts.label(c) or "").lower())}
 
 
+def fits_value(schema, role: dict[str, int], classes, pid: str, unknown: bool) -> bool:
+    """Can a value with this `role` (the properties it is a value of elsewhere in the graph, with counts) and these
+    classes be a value of `pid`? Its role decides when it has one ("New Zealand" is no sport), else its class against
+    the classes of the property's values; `unknown` when the graph says neither (no class, or an untyped property)."""
+    if sum(role.values()) >= MIN_ROLE_STATEMENTS:
+        return role.get(pid, 0) > 0
+    if not classes or not schema.typed(pid):
+        return unknown
+    return schema.takes(pid, classes) >= MIN_VALUE_SHARE
+
+
 def classes_of(eid: str, statements: dict) -> set[str]:
     return {st.value.entity_id for st in statements.get(eid, ()) if st.property == INSTANCE_OF and st.value.entity_id}
 
@@ -149,14 +160,9 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
             continue
         m_classes = classes_of(m.entity_id, statements)
         role = roles.get(m.entity_id, {})
-        # What m can be the value of: a property it fills elsewhere in the graph, else one whose values have
-        # its class; an entity the graph knows nothing of fits any property.
-        fits_role = (lambda p: role.get(p, 0) > 0) if sum(role.values()) >= MIN_ROLE_STATEMENTS else (lambda p: False)
 
-        def fits(p: str) -> bool:
-            if sum(role.values()) >= MIN_ROLE_STATEMENTS:
-                return fits_role(p)  # what m is the value of elsewhere decides ("New Zealand" is no sport)
-            return not m_classes or not schema.typed(p) or schema.takes(p, m_classes) >= MIN_VALUE_SHARE
+        def fits(p: str) -> bool:  # an entity the graph knows nothing of fits any property
+            return fits_value(schema, role, m_classes, p, unknown=True)
 
         if "words" in readers:
             # "a tributary of the Nile": the Nile holds the tributary (holders.py), unless the Nile's class is
