@@ -42,6 +42,9 @@ def _subject_of(text, *names):
     ("Developed and marketed by Extreme Networks, AutoCAD was first released in 1982.",
      ("Extreme Networks", "AutoCAD"), "AutoCAD"),
     ("Born in 1950 in Lyon, Anna Smith was a painter.", ("Lyon", "Anna Smith"), "Anna Smith"),
+    # So in an indefinite noun phrase set before the subject.
+    ("A member of the Lyon Union, Anna Smith moved to Paris.", ("Lyon Union", "Anna Smith", "Paris"), "Anna Smith"),
+    ("An American film by Anna Smith, Tidewater was released in 1987.", ("Anna Smith", "Tidewater"), "Tidewater"),
     ("Established in 1999, Annals of Tides's founding editors were Anna Smith and Bruno Keller.",
      ("Annals of Tides", "Anna Smith"), "Annals of Tides"),
     ("Released on 2 October 1995, Morning Glory ? was produced by Anna Smith.", ("Morning Glory", "Anna Smith"),
@@ -117,3 +120,18 @@ def test_an_opening_noun_phrase_leaves_its_head_name_the_subject(kg):
     text = "An animated motion picture Night Train and a manga, both based on novels, were made in 1995."
     found = _on(verify_text(kg, text), "Q802", "P577")
     assert found and found[0].verdict.verdict == REFUTED and "2001" in " ".join(found[0].verdict.corrections)
+
+
+def test_a_value_linked_to_a_name_in_a_later_clause_is_still_read_for_the_subject(kg):
+    # "The Quiet Harbour was directed by Bruno Keller, as was Night Train": the graph links Night Train to Bruno
+    # Keller (reader "linked"), and the sentence says it of The Quiet Harbour too — whose director is Alice Brandt.
+    text = "The Quiet Harbour was directed by Bruno Keller, as was Night Train."
+    found = _on(verify_text(kg, text), "Q801", "P57")
+    assert found and found[0].reader == "words" and found[0].verdict.verdict != SUPPORTED
+    assert "Alice Brandt" in {e.value for e in found[0].verdict.evidence} | set(found[0].verdict.corrections)
+    assert _on(verify_text(kg, text), "Q802", "P57")[0].verdict.verdict == SUPPORTED
+    right = _on(verify_text(kg, "The Quiet Harbour was directed by Alice Brandt, as was (7) Iris Rock."), "Q801", "P57")
+    assert right and right[0].verdict.verdict == SUPPORTED
+    # A date another name owns in the same clause ("1994's The Quiet Harbour") stays that name's.
+    owned = verify_text(kg, "Night Train was the first film since 1994's The Quiet Harbour to be shown in Lyon.")
+    assert not [c for c in _on(owned, "Q802", "P577") if c.verdict.verdict == REFUTED]

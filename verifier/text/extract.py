@@ -226,8 +226,11 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
         for s, e, pid, v in fused_values(text, a, b, statements.get(subject.entity_id, ()), facts):
             emit(si, subject, pid, s, e, v, reader="fused")
 
-        def taken(s, e, si=si):
-            return any(c.start < e and s < c.end for c in in_sentence.get(si, ()))
+        def taken(s, e, si=si, subject=subject, ms=ms):
+            # A value linked to a name that follows it ("was nominated for X, but lost to Hugo") is still open to
+            # the subject's reading: the sentence says it of its subject before it names that other holder.
+            return any(c.start < e and s < c.end and not _linked_to_later(text, c, subject, ms)
+                       for c in in_sentence.get(si, ()))
         # "X is the director of Y": Y's director (before the types reader, which would take Y for X's)
         held_by = read_holders(kg, facts, si, subject, sentence, a, ms, statements, emit) if "inverse" in readers else set()
         if "words" in readers or "types" in readers:
@@ -245,6 +248,15 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
         _subject_claims(si, subject, sentence, a, ms, dates, statements.get(subject.entity_id, []), facts, emit,
                         taken, allowed, set(links), held_by)
     return sentences, claims
+
+
+def _linked_to_later(text: str, c: SpanClaim, subject: Mention, ms: list[Mention]) -> bool:
+    """Is C a link between two names (reader "linked") whose holder, not the subject, is named only after the
+    value, in another clause (a comma between: not "1981's Reds", "Swiss club Young Boys")?"""
+    if c.reader != "linked" or c.claim.subject_id == subject.entity_id or not c.claim.object_id:
+        return False
+    holders = [m.start for m in ms if m.entity_id == c.claim.subject_id]
+    return bool(holders) and min(holders) >= c.end and bool(re.search(r"[,;]", text[c.end:min(holders)]))
 
 
 def _date_agrees(date, time: str, precision: int) -> bool:
