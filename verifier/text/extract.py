@@ -252,11 +252,16 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
 
 def _linked_to_later(text: str, c: SpanClaim, subject: Mention, ms: list[Mention]) -> bool:
     """Is C a link between two names (reader "linked") whose holder, not the subject, is named only after the
-    value, in another clause (a comma between: not "1981's Reds", "Swiss club Young Boys")?"""
+    value, in another clause: a comma and a lower-case word between, asides in brackets aside (not "1981's Reds",
+    "Swiss club Young Boys", a list "the United States, Canada, France", "Windows 7 (October 2009), Windows
+    Vista was")?"""
     if c.reader != "linked" or c.claim.subject_id == subject.entity_id or not c.claim.object_id:
         return False
     holders = [m.start for m in ms if m.entity_id == c.claim.subject_id]
-    return bool(holders) and min(holders) >= c.end and bool(re.search(r"[,;]", text[c.end:min(holders)]))
+    if not holders or min(holders) < c.end:
+        return False
+    gap = re.sub(r"\([^()]*\)", "", text[c.end:min(holders)])
+    return bool(re.search(r"[,;]", gap) and re.search(r"\b[a-z]+\b", gap))
 
 
 def _date_agrees(date, time: str, precision: int) -> bool:
