@@ -10,7 +10,7 @@
    film") is the predicate's, never the subject. Given the text's topic (`about`), the ways a text names it
    once known (topic.py: any case, a surname, initials) are its mentions, and a description stands for it
    when the graph gives it no class.
-3. Claims the graph links outright, between any two things a sentence names: a mention and another
+3. Claims the graph links outright (links.py), between any two things a sentence names: a mention and another
    mention that is the value of one of its statements ("Andrew Holness ... Prime Minister of Jamaica"
    gives Jamaica's head of government); a lower-case phrase that names such a value ("a Hungarian sabre
    fencer"); a sentence that opens on a lower-case name ("The red knot ... Calidris"); a date that agrees
@@ -30,8 +30,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kgcheck.verifier.values.dates import compare_dates, DateMatch
 from kgcheck.verifier.text.apposition import apposed_properties
+from kgcheck.verifier.text.links import date_agrees, linked_to_later, names_property, what_the_sentence_says
 from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fused_values, rejoin_names,
                                            split_sentences, word_spans)
 from kgcheck.verifier.control import checkpoint
@@ -213,10 +213,10 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                             links.setdefault(frozenset((x.entity_id, v)), []).append((x, st.property, s, e, v))
                 elif st.value.time and st.value.precision:
                     for s, e, date in dates:
-                        if _date_agrees(date, st.value.time, st.value.precision):
+                        if date_agrees(date, st.value.time, st.value.precision):
                             links.setdefault((x.entity_id, s), []).append((x, st.property, a + s, a + e, None))
         for found in links.values():
-            for x, pid, s, e, v in _what_the_sentence_says(found, sentence, facts, subject):
+            for x, pid, s, e, v in what_the_sentence_says(found, sentence, facts, subject):
                 emit(si, x, pid, s, e, v)
         if subject is None:
             continue
@@ -229,7 +229,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
         def taken(s, e, si=si, subject=subject, ms=ms):
             # A value linked to a name that follows it ("was nominated for X, but lost to Hugo") is still open to
             # the subject's reading: the sentence says it of its subject before it names that other holder.
-            return any(c.start < e and s < c.end and not _linked_to_later(text, c, subject, ms)
+            return any(c.start < e and s < c.end and not linked_to_later(text, c, subject, ms)
                        for c in in_sentence.get(si, ()))
         # "X is the director of Y": Y's director (before the types reader, which would take Y for X's)
         held_by = read_holders(kg, facts, si, subject, sentence, a, ms, statements, emit) if "inverse" in readers else set()
@@ -250,62 +250,10 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
     return sentences, claims
 
 
-def _linked_to_later(text: str, c: SpanClaim, subject: Mention, ms: list[Mention]) -> bool:
-    """Is C a link between two names (reader "linked") whose holder, not the subject, is named only after the
-    value, in another clause: a comma and a lower-case word between, asides in brackets aside (not "1981's Reds",
-    "Swiss club Young Boys", a list "the United States, Canada, France", "Windows 7 (October 2009), Windows
-    Vista was")?"""
-    if c.reader != "linked" or c.claim.subject_id == subject.entity_id or not c.claim.object_id:
-        return False
-    holders = [m.start for m in ms if m.entity_id == c.claim.subject_id]
-    if not holders or min(holders) < c.end:
-        return False
-    gap = re.sub(r"\([^()]*\)", "", text[c.end:min(holders)])
-    return bool(re.search(r"[,;]", gap) and re.search(r"\b[a-z]+\b", gap))
-
-
-def _date_agrees(date, time: str, precision: int) -> bool:
-    """The written date does not contradict the graph's; a graph time that cannot be read agrees with nothing."""
-    try:
-        return compare_dates(date, time, precision) != DateMatch.CONFLICT
-    except ValueError:
-        return False
-
-
-def _what_the_sentence_says(found: list[tuple], sentence: str, facts, subject) -> list[tuple]:
-    """Of the graph's links between two things a sentence names, those it states: the properties it names
-    ("shares a border" of Belgium-Germany, not their diplomatic relation), else the one whose label is
-    closest to the sentence, said about the sentence's subject when the link runs both ways."""
-    if len(found) == 1:
-        return found
-    chosen = [f for f in found if names_property(f[1], sentence, facts)]
-    if not chosen:
-        best = max(facts.predicate_similarity(sentence, f[1]) for f in found)
-        chosen = [f for f in found if facts.predicate_similarity(sentence, f[1]) == best]
-    by_property: dict[str, tuple] = {}
-    for f in chosen:  # a symmetric property (shares border with) once, about the subject
-        if f[1] not in by_property or (subject is not None and f[0].entity_id == subject.entity_id):
-            by_property[f[1]] = f
-    return list(by_property.values())
-
-
 def _lexicon(kg):
     """Text -> the properties whose label or alias it is (the index's property lexicon, no vectors)."""
     searcher = kg.searcher()
     return lambda text: [c.id for c in searcher.properties(text, vectors=False)]
-
-
-def names_property(pid: str, sentence: str, facts, before: int | None = None) -> bool:
-    """Does the sentence name the property (its label, an alias, or a trigger word)? With `before`, only a
-    naming that ends at most ITEM_TRIGGER_WINDOW characters before that offset counts ("directed by X")."""
-    from kgcheck.index.text import normalise
-
-    words = {w for w in set(facts.names(pid)) | {normalise(w) for w in TRIGGERS.get(pid, ())} if w}
-    if before is None:
-        text = f" {normalise(sentence)} "
-        return any(f" {w} " in text for w in words)
-    window = normalise(sentence[max(0, before - ITEM_TRIGGER_WINDOW):before])
-    return any(f" {w} " in f" {window} " for w in words)
 
 
 def _in_brackets(text: str, start: int, at: int) -> bool:
