@@ -110,6 +110,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
         in_sentence.setdefault(si, []).append(claims[-1])
 
     # The question's topic stands before the text, as a subject named before its first sentence.
+    lexicon = _lexicon(kg)  # text -> the properties it names: for the descriptions that name a relation
     topic_name = (facts.label(about) or about) if about else ""
     last_subject: Mention | None = Mention(0, 0, topic_name, about) if about else None
     earlier = EarlierMentions()  # mentions of the sentences before, in text order
@@ -143,11 +144,11 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
             nouns = [noun for _, _, words in described for noun in words]
             main = main_description(sentence, described)
             # "The director of Titanic is X": Titanic, the name the relation is said of.
-            holder = relation_holder(sentence, [(m.start - a, m.end - a) for m in ms], _lexicon(kg))
+            holder = relation_holder(sentence, [(m.start - a, m.end - a) for m in ms], lexicon)
             referent = ms[holder] if holder is not None else earlier_referent(nouns, earlier, statements, facts)
             # A description that names a relation ("The editor-in-chief is X") is the topic's, as "Its
             # editor-in-chief is X" says: the subject of the sentences before, not a thing to find.
-            relation = referent is None and last_subject is not None and relation_noun(sentence, _lexicon(kg))
+            relation = referent is None and last_subject is not None and relation_noun(sentence, lexicon)
             if relation:
                 referent = last_subject
             if referent is None:  # "The red-backed shrike (Lanius collurio) is": a common name, not a description
@@ -232,7 +233,8 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
             return any(c.start < e and s < c.end and not linked_to_later(text, c, subject, ms)
                        for c in in_sentence.get(si, ()))
         # "X is the director of Y": Y's director (before the types reader, which would take Y for X's)
-        held_by = read_holders(kg, facts, si, subject, sentence, a, ms, statements, emit) if "inverse" in readers else set()
+        held_by = read_holders(kg, facts, si, subject, sentence, a, ms, statements, emit) \
+            if "inverse" in readers else set()
         if "words" in readers or "types" in readers:
             if subject.entity_id not in typed:
                 own_values = {st.value.entity_id for st in statements.get(subject.entity_id, ()) if st.value.entity_id}

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import re
 
+from kgcheck.index.measures import SUBCLASS_OF
 from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, stem
 from kgcheck.verifier.text.words import SubjectView, class_words, classes_of, fits_value, past_asides
 
-SUBCLASS_OF = "P279"
 # What joins the subject to its predicate: a copula, or a comma opening an apposition ("X, the director of Y,").
 _COPULA = re.compile(r"\s*,?\s*(?:is|was|are|were|has been|had been|became|becomes|remains|remained)\s+|"
                      r"\s*,\s*(?=(?:the|a|an|one)\s)", re.I)
@@ -45,8 +45,9 @@ _PRONOUN = re.compile(r"[\s\"'“]*(he|she|it|they)\b", re.I)  # a sentence open
 def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: dict, emit) -> set[tuple[str, str]]:
     """Claims (holder, property, subject) for "<subject> is [the ...] <property words> of <holder>" and "<subject>
     <property verb> <holder>" (module text); `subject` must be named in this sentence (`ms`) or the pronoun it
-    opens on stand for it ("He directed Titanic"): that span is the claimed value's. Returns the (holder, property) pairs read: the holder is not the subject's value of that
-    property (words.py's types reader, extract.py's triggers)."""
+    opens on stand for it ("He directed Titanic"): that span is the claimed value's. Returns the (holder, property)
+    pairs read: the holder is not the subject's value of that property (words.py's types reader, extract.py's
+    triggers)."""
     if subject in ms:
         start, end = subject.start, subject.end
     else:  # "He was the director of Titanic": the pronoun stands for the subject, and its span for the value
@@ -95,7 +96,6 @@ def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: 
     found = [p for p in named if (p in view.held or p in view.class_props) and
              fits_value(schema, role, value_classes, p, unknown=False)]
     if found:
-        best = sorted(found, key=lambda p: (p not in view.held, -view.class_props.get(p, 0.0), -schema.usage(p), p))[0]
-        emit(si, holder, best, start, end, subject.entity_id, reader="inverse")
+        emit(si, holder, view.likeliest(found), start, end, subject.entity_id, reader="inverse")
     # Said or not, the words put the holder on the other side of these properties.
     return {(holder.entity_id, p) for p in named}

@@ -141,6 +141,11 @@ class SubjectView:
     def may_hold(self, pid: str) -> bool:
         return pid in self.held or pid in self.class_props or not self.classes
 
+    def likeliest(self, pids) -> str:
+        """Of properties the words name, the one this subject most likely holds: one it holds, then the share of
+        its classes' subjects holding it, then the most used in the graph (the id breaks a tie)."""
+        return min(pids, key=lambda p: (p not in self.held, -self.class_props.get(p, 0.0), -self.schema.usage(p), p))
+
 
 def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statements, value_classes, facts, emit, taken,
                linked, readers, weak=(), held_by=frozenset()) -> None:
@@ -185,8 +190,7 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
             if found and _named_before_it(sentence, m.start - a, lexicon, blocked, set(named_here), others):
                 found = []
             if found:
-                best = sorted(named_here,
-                              key=lambda p: (p not in held, -class_props.get(p, 0.0), -schema.usage(p), p))[0]
+                best = view.likeliest(named_here)
                 emit(si, subject, best, m.start, m.end, m.entity_id, reader="words")
                 # "written and produced by X": every property the words name that the subject holds.
                 for d, p in found:
