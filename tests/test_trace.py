@@ -13,17 +13,19 @@ from hypothesis import given, settings, strategies as st
 from diff_builds import build, recheck_beside_full
 from kgcheck.verifier.claims.check import Checker
 from kgcheck.verifier.claims.thresholds import wilson_upper
-from kgcheck.verifier.claims.trace import TRACE_RISK, degree_bucket, trace_risk
+from kgcheck.verifier.claims.trace import TRACE_RISK, degree_bucket, pooled_degree, trace_risk
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, Claim
 
 GREECE, OTTOMAN, FRANCE, ITALY, RURITANIA, EET = "Q41", "Q43", "Q142", "Q38", "Q999", "Q6655"
 
 
-def _graph(border_country: str = FRANCE) -> list[dict]:
+def _graph(border_country: str = FRANCE, rich_towns: int = 0) -> list[dict]:
     """48 towns described by two properties, each in Greece (one of them also in the Border Region); 12 cities
     described by four, each in Greece and the Ottoman Empire, in a region holding both (so every value of a
     city or a region is traced); the Border Region in BORDER_COUNTRY. P17 is many-valued overall, by value and
-    by profile (no other test refutes), single-valued among subjects described as thinly as the towns."""
+    by profile (no other test refutes), single-valued among subjects described as thinly as the towns.
+    RICH_TOWNS: towns in Greece described by eight properties (a degree bucket of their own, too thin to measure);
+    the first of them in the Border Region."""
     from conftest import fixture_builders
 
     fx = fixture_builders()
@@ -41,6 +43,12 @@ def _graph(border_country: str = FRANCE) -> list[dict]:
         if j == 6:
             claims.append(("P131", fx.item("Q7000", None)))
         ents.append(fx.entity(f"Q3{j:03d}", f"Town {j}", claims=claims))
+    for j in range(rich_towns):
+        claims = [("P17", fx.item(GREECE, None)), ("P421", fx.item(EET, None))]
+        claims += [(f"P90{n}", fx.string(f"note {n}")) for n in range(6)]
+        if j == 0:
+            claims.append(("P131", fx.item("Q7000", None)))
+        ents.append(fx.entity(f"Q4{j:03d}", f"Rich town {j}", claims=claims))
     ents += [fx.prop("P17", "country", "wikibase-item"), fx.prop("P421", "located in time zone", "wikibase-item"),
              fx.prop("P131", "located in the administrative territorial entity", "wikibase-item"),
              fx.prop("P150", "contains the administrative territorial entity", "wikibase-item")]
@@ -50,6 +58,11 @@ def _graph(border_country: str = FRANCE) -> list[dict]:
 @pytest.fixture(scope="module")
 def towns(tmp_path_factory):
     return build(_graph(), tmp_path_factory.mktemp("towns") / "old")
+
+
+@pytest.fixture(scope="module")
+def rich_towns(tmp_path_factory):
+    return build(_graph(rich_towns=3), tmp_path_factory.mktemp("rich-towns") / "old")
 
 
 def _verdict(index, subject_id: str, object_id: str, object_label: str):
@@ -75,6 +88,53 @@ def test_a_value_a_neighbour_holds_is_traced_and_stays_open(towns):
 def test_a_subject_among_many_with_several_values_is_never_refuted_by_it(towns):
     v = _verdict(towns, "Q7000", ITALY, "Italy")  # regions (one property each) hold two countries
     assert v.verdict == NOT_ENOUGH_INFO
+
+
+def test_a_subject_of_a_thin_bucket_is_measured_on_its_nearest_buckets(rich_towns):
+    """The rich towns are the only subjects of their bucket (3): pooled with the buckets around it (the cities',
+    then the towns'), 12 of 62 others hold several countries, and an untraced Ruritania refutes."""
+    degree = {b: (n, k) for p, b, n, k in duckdb.sql(f"FROM '{rich_towns}/measure_degree.parquet'").fetchall()
+              if p == "P17"}
+    assert degree[3] == (3, 0) and pooled_degree(degree, 3) == (63, 12)
+    v = _verdict(rich_towns, "Q4001", RURITANIA, "Ruritania")
+    assert v.verdict == REFUTED and v.exclusivity == "trace" and "19.4% of 62 subjects" in v.reason
+    assert _verdict(rich_towns, "Q4000", FRANCE, "France").verdict == NOT_ENOUGH_INFO  # traced through its region
+    # the towns' own bucket is measured alone, as before the pool
+    assert "0.0% of 47 subjects" in _verdict(rich_towns, "Q3005", RURITANIA, "Ruritania").reason
+
+
+def test_a_recheck_reads_the_pooled_buckets_as_the_check_does(rich_towns, tmp_path):
+    """Rich town 0's France was traced through its region; the region moves to Italy: the trace test, measured on
+    the pooled buckets, now refutes, and the recheck's SQL twin (trace_flips) finds it."""
+    new = build(_graph(border_country=ITALY, rich_towns=3), tmp_path / "new")
+    claims = [{"id": "rich", "subject": "Rich town 0", "predicate": "country", "object": "France",
+               "subject_id": "Q4000", "property_id": "P17", "object_id": FRANCE}]
+    summary, before, out, full = recheck_beside_full(rich_towns, new, claims, tmp_path)
+    assert orjson.loads(before.read_bytes())["verdict"] == NOT_ENOUGH_INFO
+    assert orjson.loads(full.read_bytes())["exclusivity"] == "trace"
+    assert out.read_bytes() == full.read_bytes() and summary.rechecked == 1
+
+
+@given(st.dictionaries(st.integers(0, 9), st.tuples(st.integers(1, 40), st.integers(0, 40)), min_size=1),
+       st.integers(0, 9))
+def test_the_pool_is_the_narrowest_width_holding_enough_other_subjects(rows, bucket):
+    rows = {b: (n, min(k, n)) for b, (n, k) in rows.items()}
+    pooled = pooled_degree(rows, bucket)
+    if bucket not in rows:
+        assert pooled is None
+        return
+    sums = [(sum(n for b, (n, _) in rows.items() if abs(b - bucket) <= w),
+             sum(k for b, (_, k) in rows.items() if abs(b - bucket) <= w)) for w in range(10)]
+    enough = [s for s in sums if s[0] - 1 >= 20]
+    assert pooled == (enough[0] if enough else sums[-1])
+
+
+def test_a_pool_never_lowers_the_share_below_the_subjects_own_bucket():
+    # 12 of the 12 others in the bucket hold several values: 60 single-valued neighbours do not make it refutable
+    alone = trace_risk(73, 12, False, 100, 0)
+    assert trace_risk(73, 12, False, 100, 0, own=(13, 12)) == pytest.approx(wilson_upper(0, 100))
+    assert alone < trace_risk(73, 12, False, 100, 0, own=(13, 12))
+    assert trace_risk(73, 12, False, 100, 0, own=(13, 0)) == pytest.approx(alone)
 
 
 def _python_trace_rates(index) -> dict[str, tuple[int, int]]:
@@ -173,7 +233,12 @@ def test_a_recheck_from_a_build_without_the_trace_tables_rechecks_what_the_test_
                "subject_id": f"Q3{j:03d}", "property_id": "P17", "object_id": RURITANIA} for j in (1, 2)]
     claims.append({"id": "traced", "subject": "Town 6", "predicate": "country", "object": "France",
                    "subject_id": "Q3006", "property_id": "P17", "object_id": FRANCE})
+    # the regions' thin bucket pools with the towns', but its own share (all hold several) keeps it open: the
+    # recheck's SQL reads it so too, or it would re-check the line
+    claims.append({"id": "region", "subject": "Border Region", "predicate": "country", "object": "Italy",
+                   "subject_id": "Q7000", "property_id": "P17", "object_id": ITALY})
     summary, before, out, full = recheck_beside_full(old, towns, claims, tmp_path)
-    assert [orjson.loads(x)["verdict"] for x in before.read_bytes().splitlines()] == [NOT_ENOUGH_INFO] * 3
-    assert [orjson.loads(x)["verdict"] for x in full.read_bytes().splitlines()] == [REFUTED, REFUTED, NOT_ENOUGH_INFO]
+    assert [orjson.loads(x)["verdict"] for x in before.read_bytes().splitlines()] == [NOT_ENOUGH_INFO] * 4
+    assert [orjson.loads(x)["verdict"] for x in full.read_bytes().splitlines()] == [REFUTED, REFUTED, NOT_ENOUGH_INFO,
+                                                                                    NOT_ENOUGH_INFO]
     assert out.read_bytes() == full.read_bytes() and summary.rechecked == 2

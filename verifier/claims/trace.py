@@ -4,7 +4,11 @@ For a property the graph holds with several values, a claimed value beside the g
 graph lacks. It is refuted only when two figures the graph measures of itself (index/trace.py) make that story
 unlikely:
 - m: how often subjects as richly described as this one (same log2 bucket of distinct properties, the subject
-  left out) hold the property with several values (measure_degree) — the chance there is another value at all;
+  left out) hold the property with several values (measure_degree) — the chance there is another value at all.
+  A bucket of fewer than MIN_SUBJECTS other subjects (the few richest or thinnest of a graph) is pooled with its
+  nearest buckets, one step each way at a time, until it holds that many (`pooled_degree`); the bucket's own share
+  still bounds m from below, so a pool never makes a bucket whose few subjects mostly hold several values look
+  single-valued;
 - u: how often a true value of the property is untraced (measure_trace, leave-one-out) — the chance a missing
   true value would look like the claim; the claimed value's own rate where the build sampled enough of it
   (measure_trace_value): a country or a language many things point at is rarely untraced when true.
@@ -38,13 +42,33 @@ def degree_bucket(properties: int) -> int:
     return int(math.floor(math.log2(properties))) if properties > 0 else 0
 
 
-def trace_risk(subjects: int, several: int, mine_several: bool, samples: int, untraced: int) -> float | None:
+def pooled_degree(rows: dict[int, tuple[int, int]], bucket: int) -> tuple[int, int] | None:
+    """The (subjects, several) m is measured on for a subject of BUCKET: ROWS (bucket -> (subjects, several), one
+    property's measure_degree) within the narrowest width around BUCKET that holds MIN_SUBJECTS subjects besides
+    the subject; every row when none does (too few: trace_risk says so). None when ROWS lack the bucket."""
+    if bucket not in rows:
+        return None
+    widest = max(abs(b - bucket) for b in rows)
+    for width in range(widest + 1):
+        inside = [rows[b] for b in rows if abs(b - bucket) <= width]
+        subjects, several = sum(r[0] for r in inside), sum(r[1] for r in inside)
+        if subjects - 1 >= MIN_SUBJECTS or width == widest:
+            return subjects, several
+    return None  # unreachable: the widest width returns
+
+
+def trace_risk(subjects: int, several: int, mine_several: bool, samples: int, untraced: int,
+               own: tuple[int, int] | None = None) -> float | None:
     """The bound on a true claim's chance to be refuted (module text); None when either figure has too few
-    subjects. subjects / several: the degree bucket's row, the subject among them (left out here)."""
+    subjects. subjects / several: the (pooled) degree row, the subject among them (left out here); own: the
+    subject's own bucket's row when the pool is wider, whose share m never falls below."""
     n, k = subjects - 1, several - int(mine_several)
     if n < MIN_SUBJECTS or samples < MIN_SUBJECTS:
         return None
-    return wilson_upper(k, n) * wilson_upper(untraced, samples)
+    m = wilson_upper(k, n)
+    if own is not None and own[0] > 1:
+        m = max(m, (own[1] - int(mine_several)) / (own[0] - 1))
+    return m * wilson_upper(untraced, samples)
 
 
 @dataclass(frozen=True)
@@ -71,7 +95,8 @@ class TraceMeasures:
     def __init__(self, kg):
         self.kg = kg
         self._available: bool | None = None
-        self._degree: dict[tuple[str, int], tuple[int, int] | None] = {}
+        self._buckets: dict[str, dict[int, tuple[int, int]]] = {}  # property -> bucket -> (subjects, several)
+        self._degree: dict[tuple[str, int], tuple[int, int] | None] = {}  # pooled (pooled_degree)
         self._rate: dict[str, tuple[int, int] | None] = {}
         self._value_rate: dict[tuple[str, str], tuple[int, int] | None] = {}
         self._by_value: bool | None = None
@@ -85,15 +110,16 @@ class TraceMeasures:
 
     def _fetch_rows(self, pairs) -> None:
         pairs = {p for p in pairs if p not in self._degree}
-        if pairs:
-            rows = self.kg.sql("SELECT property, bucket, subjects, several FROM measure_degree "
-                               "WHERE property IN (SELECT unnest(?)) AND bucket IN (SELECT unnest(?))",
-                               [sorted({p for p, _ in pairs}), sorted({b for _, b in pairs})])
-            for pid, bucket, subjects, several in rows:
-                if (pid, bucket) in pairs:
-                    self._degree[(pid, bucket)] = (int(subjects), int(several))
-            for pair in pairs:
-                self._degree.setdefault(pair, None)
+        unread = sorted({p for p, _ in pairs} - set(self._buckets))
+        if unread:  # every bucket of the property: a thin bucket is pooled with its neighbours
+            for pid in unread:
+                self._buckets[pid] = {}
+            for pid, bucket, subjects, several in self.kg.sql(
+                    "SELECT property, bucket, subjects, several FROM measure_degree WHERE property IN "
+                    "(SELECT unnest(?))", [unread]):
+                self._buckets[pid][int(bucket)] = (int(subjects), int(several))
+        for pid, bucket in pairs:
+            self._degree[(pid, bucket)] = pooled_degree(self._buckets[pid], bucket)
         pids = {p for p, _ in pairs} - set(self._rate)
         if pids:
             for pid, samples, untraced in self.kg.sql("SELECT property, samples, untraced FROM measure_trace "
@@ -122,12 +148,14 @@ class TraceMeasures:
     def _risk(self, pid: str, mine, value: str | None = None) -> tuple[float | None, tuple, tuple, bool] | None:
         """(risk, degree row, rate, by value) for a reading of the claimed value (its own rate if measured, else
         the property's); None without the property's rows."""
-        row = self._degree.get((pid, degree_bucket(len(mine.properties))))
+        bucket = degree_bucket(len(mine.properties))
+        row = self._degree.get((pid, bucket))
         rate = self._rate.get(pid)
         if row is None or rate is None or pid not in mine.best:
             return None
         own = self._value_rate.get((pid, value)) if value is not None else None
-        return trace_risk(*row, mine.best[pid] > 1, *(own or rate)), row, own or rate, own is not None
+        risk = trace_risk(*row, mine.best[pid] > 1, *(own or rate), own=self._buckets[pid][bucket])
+        return risk, row, own or rate, own is not None
 
     def prefetch(self, asked, subject_facts) -> None:
         """asked: (subject, property, held, claimed); subject_facts(subject) -> measures.SubjectFacts. Reads the
@@ -215,15 +243,28 @@ def _trace_outcomes(con, paths: dict[str, str | None], value_path: str | None, n
                WHERE subject IN (SELECT subject FROM k)),
         held AS (SELECT DISTINCT subject, property, entity_id FROM st
                  WHERE rank <> 'deprecated' AND entity_id IS NOT NULL),
-        described AS (SELECT subject, count(DISTINCT property) AS n FROM st GROUP BY subject),
+        described AS (SELECT subject, floor(log2(count(DISTINCT property)))::INTEGER AS bucket FROM st
+                      GROUP BY subject),
         best AS (SELECT subject, property, n_best FROM {p['subject_best']} WHERE subject IN (SELECT subject FROM k)),
+        buckets AS MATERIALIZED (SELECT property, bucket, subjects, several FROM {p['measure_degree']}
+                    WHERE property IN (SELECT property FROM k)),
+        -- pooled_degree of every bucket: the narrowest width around it holding MIN_SUBJECTS others
+        grown AS (SELECT w.property, w.bucket, r.width, sum(d.subjects) AS subjects, sum(d.several) AS several
+                  FROM buckets w CROSS JOIN range(0, 64) r(width)
+                  JOIN buckets d ON d.property = w.property AND abs(d.bucket - w.bucket) <= r.width GROUP BY ALL),
+        pooled AS (SELECT property, bucket, arg_min(subjects, width) AS subjects, arg_min(several, width) AS several
+                   FROM grown WHERE subjects - 1 >= {MIN_SUBJECTS} GROUP BY ALL),
         base AS (SELECT DISTINCT k.claim, k.subject, k.property,
-                        wilson_upper(d.several - (b.n_best > 1)::INTEGER, d.subjects - 1) AS m, t.samples, t.untraced
+                        greatest(wilson_upper(d.several - (b.n_best > 1)::INTEGER, d.subjects - 1),
+                                 CASE WHEN o.subjects > 1
+                                      THEN (o.several - (b.n_best > 1)::INTEGER) / (o.subjects - 1) ELSE 0 END) AS m,
+                        t.samples, t.untraced
                  FROM (SELECT DISTINCT claim, subject, property FROM k) k JOIN described s USING (subject)
                  JOIN best b USING (subject, property)
-                 JOIN {p['measure_degree']} d ON d.property = k.property AND d.bucket = floor(log2(s.n))::INTEGER
+                 JOIN buckets o ON o.property = k.property AND o.bucket = s.bucket
+                 JOIN pooled d ON d.property = k.property AND d.bucket = s.bucket
                  JOIN {p['measure_trace']} t ON t.property = k.property
-                 WHERE d.subjects - 1 >= {MIN_SUBJECTS} AND t.samples >= {MIN_SUBJECTS}
+                 WHERE t.samples >= {MIN_SUBJECTS}
                    AND EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject AND h.property = k.property)),
         unheld AS (SELECT k.* FROM k WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject
                                                      AND h.property = k.property AND h.entity_id = k.z)),
