@@ -19,26 +19,26 @@ from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, Claim
 GREECE, OTTOMAN, FRANCE, ITALY, RURITANIA, EET = "Q41", "Q43", "Q142", "Q38", "Q999", "Q6655"
 
 
-def _graph(border_country: str = FRANCE, rich_towns: int = 0) -> list[dict]:
+def _graph(border_country: str = FRANCE, rich_towns: int = 0, cities: int = 12, towns: int = 48) -> list[dict]:
     """48 towns described by two properties, each in Greece (one of them also in the Border Region); 12 cities
     described by four, each in Greece and the Ottoman Empire, in a region holding both (so every value of a
     city or a region is traced); the Border Region in BORDER_COUNTRY. P17 is many-valued overall, by value and
     by profile (no other test refutes), single-valued among subjects described as thinly as the towns.
     RICH_TOWNS: towns in Greece described by eight properties (a degree bucket of their own, too thin to measure);
-    the first of them in the Border Region."""
+    the first of them in the Border Region. CITIES / TOWNS: how many (and as many regions as cities)."""
     from conftest import fixture_builders
 
     fx = fixture_builders()
     ents = [fx.entity(q, name) for q, name in ((GREECE, "Greece"), (OTTOMAN, "Ottoman Empire"), (FRANCE, "France"),
                                                (ITALY, "Italy"), (RURITANIA, "Ruritania"), (EET, "EET"))]
     ents.append(fx.entity("Q7000", "Border Region", claims=[("P17", fx.item(border_country, None))]))
-    for i in range(12):
+    for i in range(cities):
         ents.append(fx.entity(f"Q60{i:02d}", f"Region {i}", claims=[("P17", fx.item(GREECE, None)),
                                                                    ("P17", fx.item(OTTOMAN, None))]))
         ents.append(fx.entity(f"Q50{i:02d}", f"City {i}", claims=[
             ("P17", fx.item(GREECE, None)), ("P17", fx.item(OTTOMAN, None)), ("P421", fx.item(EET, None)),
             ("P131", fx.item(f"Q60{i:02d}", None)), ("P150", fx.item(f"Q60{i:02d}", None))]))
-    for j in range(48):
+    for j in range(towns):
         claims = [("P17", fx.item(GREECE, None)), ("P421", fx.item(EET, None))]
         if j == 6:
             claims.append(("P131", fx.item("Q7000", None)))
@@ -137,6 +137,32 @@ def test_a_pool_never_lowers_the_share_below_the_subjects_own_bucket():
     assert trace_risk(73, 12, False, 100, 0, own=(13, 0)) == pytest.approx(alone)
 
 
+@pytest.fixture(scope="module")
+def few_multi(tmp_path_factory):
+    return build(_graph(cities=4, towns=60), tmp_path_factory.mktemp("few-multi") / "old")
+
+
+def test_an_untraced_rate_measured_on_too_few_values_counts_as_always(few_multi):
+    """4 cities and 4 regions hold two countries each: 16 true values to set aside, too few to measure how often a
+    true one is untraced; none of the 60 towns holds two (m's bound 4.4 %): an untraced Ruritania refutes on m alone,
+    while P17 stays many-valued overall, by value and by profile."""
+    assert duckdb.sql(f"SELECT samples FROM '{few_multi}/measure_trace.parquet' WHERE property = 'P17'").fetchall() \
+        == [(16,)]
+    v = _verdict(few_multi, "Q3005", RURITANIA, "Ruritania")
+    assert v.verdict == REFUTED and v.exclusivity == "trace"
+    assert "too few true values are measured to tell how often one leaves no trace (taken as always)" in v.reason
+    assert _verdict(few_multi, "Q3006", FRANCE, "France").verdict == NOT_ENOUGH_INFO  # traced through its region
+
+
+def test_a_recheck_reads_an_unmeasured_rate_as_the_check_does(few_multi, tmp_path):
+    new = build(_graph(border_country=ITALY, cities=4, towns=60), tmp_path / "new")
+    claims = [{"id": "traced", "subject": "Town 6", "predicate": "country", "object": "France",
+               "subject_id": "Q3006", "property_id": "P17", "object_id": FRANCE}]
+    summary, before, out, full = recheck_beside_full(few_multi, new, claims, tmp_path)
+    assert orjson.loads(full.read_bytes())["exclusivity"] == "trace"
+    assert out.read_bytes() == full.read_bytes() and summary.rechecked == 1
+
+
 def _python_trace_rates(index) -> dict[str, tuple[int, int]]:
     """The leave-one-out untraced rate of every property, read plainly from the statements (index/trace.py)."""
     rows = duckdb.sql(f"SELECT DISTINCT subject, property, entity_id FROM '{index}/statements.parquet' "
@@ -198,8 +224,11 @@ def test_the_risk_leaves_the_subject_out_and_needs_enough_subjects(subjects, sev
     several = min(max(several, int(mine)), subjects if mine else subjects - 1)
     untraced = min(untraced, samples)
     risk = trace_risk(subjects, several, mine, samples, untraced)
-    if subjects - 1 < 20 or samples < 20:
+    if subjects - 1 < 20:
         assert risk is None
+        return
+    if samples < 20:  # too few true values set aside to measure how often one is untraced: taken as always
+        assert risk == pytest.approx(wilson_upper(several - mine, subjects - 1))
         return
     assert risk == pytest.approx(wilson_upper(several - mine, subjects - 1) * wilson_upper(untraced, samples))
     if untraced < samples:  # one more untraced true value never lowers the risk

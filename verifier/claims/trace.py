@@ -16,7 +16,9 @@ The claim refutes when every reading of its value is untraced and the product of
 upper bounds is at most TRACE_RISK (u of the reading the text names best: the linker's first, the one rule B
 compares with — a name's further readings are weaker lexical matches, "Coventry" for "United Kingdom"), the share
 of false refutations the measured test tolerates (facts.py MAX_MULTI_SHARE): at most that share of true claims of
-this kind would be refuted. Both need MIN_SUBJECTS.
+this kind would be refuted. m needs MIN_SUBJECTS; a rate measured on fewer samples (a property few subjects hold
+with several values: few true values to set aside) counts as 1, every missing true value untraced, so the risk is
+m's bound alone.
 Measured on openworld-dev and claims-dev over the wd50k-openworld graph (README): the swapped countries and
 places of sparsely described subjects are refuted; languages spoken and citizenships, whose true values are
 untraced about a quarter of the time, mostly are not.
@@ -59,16 +61,16 @@ def pooled_degree(rows: dict[int, tuple[int, int]], bucket: int) -> tuple[int, i
 
 def trace_risk(subjects: int, several: int, mine_several: bool, samples: int, untraced: int,
                own: tuple[int, int] | None = None) -> float | None:
-    """The bound on a true claim's chance to be refuted (module text); None when either figure has too few
-    subjects. subjects / several: the (pooled) degree row, the subject among them (left out here); own: the
-    subject's own bucket's row when the pool is wider, whose share m never falls below."""
+    """The bound on a true claim's chance to be refuted (module text); None when m has too few subjects (u on
+    too few samples counts as 1). subjects / several: the (pooled) degree row, the subject among them (left out
+    here); own: the subject's own bucket's row when the pool is wider, whose share m never falls below."""
     n, k = subjects - 1, several - int(mine_several)
-    if n < MIN_SUBJECTS or samples < MIN_SUBJECTS:
+    if n < MIN_SUBJECTS:
         return None
     m = wilson_upper(k, n)
     if own is not None and own[0] > 1:
         m = max(m, (own[1] - int(mine_several)) / (own[0] - 1))
-    return m * wilson_upper(untraced, samples)
+    return m * (wilson_upper(untraced, samples) if samples >= MIN_SUBJECTS else 1.0)
 
 
 @dataclass(frozen=True)
@@ -79,14 +81,17 @@ class TraceOutcome:
     subjects: int
     rate: float  # the untraced rate of the reading the text names best: its value's own, else the property's
     by_value: bool = False  # the rate is the value's own (measure_trace_value)
+    rate_measured: bool = True  # else too few samples: taken as 1
 
     @property
     def detail(self) -> str:
         if self.risk is None:
             return "too few subjects to measure how a missing value would look"
+        untraced = (f"{self.rate:.0%} of true values {'like this one ' if self.by_value else ''}leave no trace"
+                    if self.rate_measured else "too few true values are measured to tell how often one leaves no "
+                                               "trace (taken as always)")
         return (f"{self.share:.1%} of {self.subjects:,} subjects described as richly hold several values and "
-                f"{self.rate:.0%} of true values {'like this one ' if self.by_value else ''}leave no trace: a true "
-                f"claim looks so at most {self.risk:.1%} of the time")
+                f"{untraced}: a true claim looks so at most {self.risk:.1%} of the time")
 
 
 class TraceMeasures:
@@ -150,8 +155,8 @@ class TraceMeasures:
         the property's); None without the property's rows."""
         bucket = degree_bucket(len(mine.properties))
         row = self._degree.get((pid, bucket))
-        rate = self._rate.get(pid)
-        if row is None or rate is None or pid not in mine.best:
+        rate = self._rate.get(pid) or (0, 0)  # no samples: unmeasured, taken as 1 (trace_risk)
+        if row is None or pid not in mine.best:
             return None
         own = self._value_rate.get((pid, value)) if value is not None else None
         risk = trace_risk(*row, mine.best[pid] > 1, *(own or rate), own=self._buckets[pid][bucket])
@@ -199,7 +204,8 @@ class TraceMeasures:
             return None
         risk, (subjects, several), (samples, untraced), by_value = found
         share = (several - (mine.best[pid] > 1)) / max(1, subjects - 1)
-        outcome = TraceOutcome(False, risk, share, subjects - 1, untraced / samples if samples else 1.0, by_value)
+        outcome = TraceOutcome(False, risk, share, subjects - 1, untraced / samples if samples else 1.0, by_value,
+                               samples >= MIN_SUBJECTS)
         if risk is None or risk > TRACE_RISK:
             return outcome
         missing = [(subject, pid, z) for z in claimed if (subject, pid, z) not in self._traced]
@@ -232,7 +238,7 @@ def _trace_outcomes(con, paths: dict[str, str | None], value_path: str | None, n
     if None in paths.values():
         con.execute(f"CREATE OR REPLACE TEMP TABLE {name} (claim BIGINT, property VARCHAR, refutes BOOLEAN)")
         return
-    con.execute(decides_sql())  # wilson_upper (n > 0 here: both counts are at least MIN_SUBJECTS)
+    con.execute(decides_sql())  # wilson_upper (n > 0 where it is asked: a count under MIN_SUBJECTS is never read)
     p = {n: f"read_parquet('{v}')" for n, v in paths.items()}
     own = (f"read_parquet('{value_path}')" if value_path else
            "(SELECT NULL::VARCHAR AS property, NULL::VARCHAR AS value, 0 AS samples, 0 AS untraced WHERE false)")
@@ -258,20 +264,20 @@ def _trace_outcomes(con, paths: dict[str, str | None], value_path: str | None, n
                         greatest(wilson_upper(d.several - (b.n_best > 1)::INTEGER, d.subjects - 1),
                                  CASE WHEN o.subjects > 1
                                       THEN (o.several - (b.n_best > 1)::INTEGER) / (o.subjects - 1) ELSE 0 END) AS m,
-                        t.samples, t.untraced
+                        coalesce(t.samples, 0) AS samples, coalesce(t.untraced, 0) AS untraced
                  FROM (SELECT DISTINCT claim, subject, property FROM k) k JOIN described s USING (subject)
                  JOIN best b USING (subject, property)
                  JOIN buckets o ON o.property = k.property AND o.bucket = s.bucket
                  JOIN pooled d ON d.property = k.property AND d.bucket = s.bucket
-                 JOIN {p['measure_trace']} t ON t.property = k.property
-                 WHERE t.samples >= {MIN_SUBJECTS}
-                   AND EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject AND h.property = k.property)),
+                 LEFT JOIN {p['measure_trace']} t ON t.property = k.property
+                 WHERE EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject AND h.property = k.property)),
         unheld AS (SELECT k.* FROM k WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject
                                                      AND h.property = k.property AND h.entity_id = k.z)),
         named AS (SELECT claim, subject, property, arg_min(z, reading) AS z FROM unheld GROUP BY ALL),
         risk AS (SELECT claim, subject, property,
                         base.m * CASE WHEN v.samples >= {MIN_SUBJECTS} THEN wilson_upper(v.untraced, v.samples)
-                                      ELSE wilson_upper(base.untraced, base.samples) END AS r
+                                      WHEN base.samples >= {MIN_SUBJECTS}
+                                      THEN wilson_upper(base.untraced, base.samples) ELSE 1.0 END AS r
                  FROM named JOIN base USING (claim, subject, property)
                  LEFT JOIN {own} v ON v.property = named.property AND v.value = named.z)
         SELECT row_number() OVER () AS id, unheld.claim, unheld.subject, unheld.property, unheld.z AS value
