@@ -185,9 +185,11 @@ def test_a_type_read_swap_is_refuted_only_when_the_values_are_of_a_kind(kg_of):
     assert reading.reader == "types" and reading.verdict.verdict != REFUTED
 
 
-def test_a_type_read_swap_of_a_value_whose_likeliest_role_is_the_property_is_refuted(kg_of):
-    # No classes: the claimed river is a mouth as often as a tributary (2 and 2 of its 5 uses, no majority), so
-    # the property is its likeliest reading and the swap is REFUTED; a river more often a tributary is not.
+def test_a_type_read_swap_of_a_classless_value_that_fills_the_property_elsewhere_is_refuted(kg_of):
+    # No classes to compare: the claimed river is a mouth as often as a tributary (2 and 2 of its 5 uses), so the
+    # property is its likeliest reading and the swap is REFUTED; a river more often a tributary that is a mouth
+    # once (the Emme, of the Ilfis) is of the kind too; a lake the graph never gives as a mouth is not (lakes are
+    # mouths, so the type suggests the property, but the Shatt Canal has no class to compare the lake with).
     def river(qid, label, **claims):
         return entity(qid, label, "river", claims=[(p, item(v, None)) for p, vs in claims.items() for v in vs])
 
@@ -197,13 +199,26 @@ def test_a_type_read_swap_of_a_value_whose_likeliest_role_is_the_property_is_ref
                  river("Q73", "Euphrates", P403=["Q70"]),
                  river("Q74", "Reuss", P403=["Q71"]), river("Q75", "Limmat", P403=["Q71"]),
                  river("Q76", "Saane", P974=["Q71", "Q72"]), river("Q77", "Sense", P974=["Q71", "Q72"]),
+                prop("P31", "instance of", "wikibase-item"), entity("Q81", "lake"),
+                entity("Q82", "Lake Constance", claims=[("P31", item("Q81", None))]),
+                entity("Q84", "Lake Geneva", claims=[("P31", item("Q81", None))]), river("Q83", "Alpenrhein", P403=["Q82"]),
                  river("Q78", "Brienz Lake", P206=["Q71"]), river("Q79", "Ilfis", P403=["Q72"])] +
                 [river(f"Q{3000 + i}", f"Brook {i}", P403=[("Q70", "Q79")[i % 2]]) for i in range(30)])
     swap = _claim(verify_text(kg2, "The Euphrates empties into the Aare."), "Aare")
     assert (swap.reader, swap.claim.property_id, swap.verdict.verdict) == ("types", "P403", REFUTED)
     assert "Shatt Canal" in swap.verdict.corrections
     other = _claim(verify_text(kg2, "The Euphrates empties into the Emme."), "Emme")
-    assert other.claim.property_id == "P403" and other.verdict.verdict == NOT_ENOUGH_INFO
+    assert (other.claim.property_id, other.verdict.verdict) == ("P403", REFUTED)
+    # the gate itself, on the graph's refutation of a lake as the Euphrates' mouth (no reader offers that claim here)
+    from kgcheck.verifier.claims.check import Checker
+    from kgcheck.verifier.model import Claim
+    from kgcheck.verifier.text.verify import _swap_of_a_kind
+
+    refuted = Checker(kg2).check([Claim(id="c", subject="Euphrates", predicate="mouth of the watercourse",
+                                        object=name, subject_id="Q73", property_id="P403", object_id=qid)
+                                  for qid, name in (("Q84", "Lake Geneva"), ("Q72", "Emme"))])
+    assert [v.verdict for v in refuted] == [REFUTED, REFUTED]
+    assert [_swap_of_a_kind(kg2, v) for v in refuted] == [False, True]
 
 
 def test_a_bracketed_aside_is_no_value_of_the_property_word_before_it(kg_of):

@@ -193,7 +193,8 @@ GUESSED = ("types", "triggers")  # readers that take the relation from the value
 
 def _swap_of_a_kind(kg, v: Verdict) -> bool:
     """The claimed value fills this property in the graph as often as any other (its likeliest role), or every value
-    the graph gives instead shares a class with it (a league for a league, a person for a person); and no name holds
+    the graph gives instead shares a class with it (a league for a league, a person for a person) — or, where the
+    graph gives one of them no class to compare, the claimed value fills this property somewhere; and no name holds
     the other's words ("Greek" / "Ancient Greek", "navy" / "German Navy" are readings of one name, not a swap), nor
     is the text's a common noun where the graph has only proper names: then a relation guessed from the value's type
     is as good as a stated one."""
@@ -217,7 +218,12 @@ def _swap_of_a_kind(kg, v: Verdict) -> bool:
         return True
     fetched = kg.statements_for([claimed, *others], properties=("P31",))
     classes = {i: {st.value.entity_id for st in fetched.get(i, ()) if st.value.entity_id} for i in [claimed, *others]}
-    return all(classes[claimed] & classes[i] for i in others)
+    if all(classes[claimed] & classes[i] for i in others):
+        return True
+    # Classless values (a sparse graph's people and companies) cannot be compared: a value the graph gives this
+    # property elsewhere ("Joseph Barbera", a screenwriter of other films) is of its kind, one it never does is not
+    unknown = not classes[claimed] or not all(classes[i] for i in others)
+    return unknown and role.get(v.claim.property_id, 0) > 0
 
 
 def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, enrich: bool = False,
