@@ -50,13 +50,13 @@ def pooled_degree(rows: dict[int, tuple[int, int]], bucket: int) -> tuple[int, i
     the subject; every row when none does (too few: trace_risk says so). None when ROWS lack the bucket."""
     if bucket not in rows:
         return None
-    widest = max(abs(b - bucket) for b in rows)
-    for width in range(widest + 1):
+    width, widest = 0, max(abs(b - bucket) for b in rows)
+    while True:
         inside = [rows[b] for b in rows if abs(b - bucket) <= width]
         subjects, several = sum(r[0] for r in inside), sum(r[1] for r in inside)
         if subjects - 1 >= MIN_SUBJECTS or width == widest:
             return subjects, several
-    return None  # unreachable: the widest width returns
+        width += 1
 
 
 def trace_risk(subjects: int, several: int, mine_several: bool, samples: int, untraced: int,
@@ -101,7 +101,6 @@ class TraceMeasures:
         self.kg = kg
         self._available: bool | None = None
         self._buckets: dict[str, dict[int, tuple[int, int]]] = {}  # property -> bucket -> (subjects, several)
-        self._degree: dict[tuple[str, int], tuple[int, int] | None] = {}  # pooled (pooled_degree)
         self._rate: dict[str, tuple[int, int] | None] = {}
         self._value_rate: dict[tuple[str, str], tuple[int, int] | None] = {}
         self._by_value: bool | None = None
@@ -113,9 +112,9 @@ class TraceMeasures:
             self._available = all(self.kg.has_table(t) for t in TRACE_TABLES)
         return self._available
 
-    def _fetch_rows(self, pairs) -> None:
-        pairs = {p for p in pairs if p not in self._degree}
-        unread = sorted({p for p, _ in pairs} - set(self._buckets))
+    def _fetch_rows(self, pids) -> None:
+        """The degree buckets and untraced rate of each property of PIDS not read yet."""
+        unread = sorted(set(pids) - set(self._buckets))
         if unread:  # every bucket of the property: a thin bucket is pooled with its neighbours
             for pid in unread:
                 self._buckets[pid] = {}
@@ -123,9 +122,7 @@ class TraceMeasures:
                     "SELECT property, bucket, subjects, several FROM measure_degree WHERE property IN "
                     "(SELECT unnest(?))", [unread]):
                 self._buckets[pid][int(bucket)] = (int(subjects), int(several))
-        for pid, bucket in pairs:
-            self._degree[(pid, bucket)] = pooled_degree(self._buckets[pid], bucket)
-        pids = {p for p, _ in pairs} - set(self._rate)
+        pids = set(pids) - set(self._rate)
         if pids:
             for pid, samples, untraced in self.kg.sql("SELECT property, samples, untraced FROM measure_trace "
                                                       "WHERE property IN (SELECT unnest(?))", [sorted(pids)]):
@@ -154,7 +151,7 @@ class TraceMeasures:
         """(risk, degree row, rate, by value) for a reading of the claimed value (its own rate if measured, else
         the property's); None without the property's rows."""
         bucket = degree_bucket(len(mine.properties))
-        row = self._degree.get((pid, bucket))
+        row = pooled_degree(self._buckets.get(pid, {}), bucket)
         rate = self._rate.get(pid) or (0, 0)  # no samples: unmeasured, taken as 1 (trace_risk)
         if row is None or pid not in mine.best:
             return None
@@ -168,7 +165,7 @@ class TraceMeasures:
         if not self.available:
             return
         asked = [(s, p, h, c) for s, p, h, c in asked if h and c]
-        self._fetch_rows({(p, degree_bucket(len(subject_facts(s).properties))) for s, p, _, _ in asked})
+        self._fetch_rows({p for _, p, _, _ in asked})
         readings = [(s, p, h, [z for z in c if z not in h]) for s, p, h, c in asked]
         self._fetch_values({(p, values[0]) for _, p, _, values in readings if values})  # the risk reads the first
         needed = []
@@ -196,7 +193,7 @@ class TraceMeasures:
         """The test for a claim (module text); None when the index has no trace tables or the property no rows."""
         if not self.available or not held or not claimed:
             return None
-        self._fetch_rows({(pid, degree_bucket(len(mine.properties)))})
+        self._fetch_rows({pid})
         claimed = [z for z in dict.fromkeys(claimed) if z not in held]
         self._fetch_values({(pid, z) for z in claimed[:1]})
         found = self._risk(pid, mine, claimed[0] if claimed else None)  # the reading the text names best
