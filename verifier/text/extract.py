@@ -39,6 +39,7 @@ from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.topic import retitled, title_claims, topic_names, with_topic
 from kgcheck.verifier.text.referents import (EarlierMentions, common_name, descriptions, earlier_referent,
                                              implied_subject, relation_holder, relation_noun)
+from kgcheck.verifier.text.schema import INSTANCE_OF
 from kgcheck.verifier.text.subject import COPULA_ARTICLE, main_description, named_subject
 from kgcheck.verifier.text.words import VERB_AFTER, SubjectView
 from kgcheck.verifier.text.triggers import (DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE, ITEM_TRIGGER_WINDOW, TRIGGERS,
@@ -238,7 +239,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
         if "words" in readers or "types" in readers:
             if subject.entity_id not in typed:
                 own_values = {st.value.entity_id for st in statements.get(subject.entity_id, ()) if st.value.entity_id}
-                fetched = kg.statements_for(own_values - set(value_classes), properties=("P31",))
+                fetched = kg.statements_for(own_values - set(value_classes), properties=(INSTANCE_OF,))
                 for v in own_values:
                     value_classes[v] = {st.value.entity_id for st in fetched.get(v, ()) if st.value.entity_id}
                 typed.add(subject.entity_id)

@@ -15,7 +15,7 @@ import threading
 from collections import defaultdict
 from dataclasses import dataclass
 
-INSTANCE_OF = "P31"  # Wikidata's own class property: the schema is read through it
+from kgcheck.index.measures import INSTANCE_OF  # Wikidata's own class property: the schema is read through it
 # Function words carry no property meaning ("date of birth" is matched on "date", "birth").
 FUNCTION_WORDS = frozenset("a an the of in on at to for by with and or is was are were be been from as its it his "
                            "her their this that which who s during than into".split())

@@ -18,7 +18,7 @@ from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.check import Checker
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.errors import VerifierError
-from kgcheck.verifier.text.schema import GraphSchema
+from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema
 from kgcheck.verifier.text.extract import READERS, SpanClaim, extract_claims, names_property
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Verdict
 from kgcheck.verifier.formats.serialize import verdict_to_dict
@@ -216,7 +216,7 @@ def _swap_of_a_kind(kg, v: Verdict) -> bool:
     # reading; bench/HISTORY.md says what asking a majority instead cost): it is a value of that kind
     if role and role.get(v.claim.property_id, 0) >= max(role.values()):
         return True
-    fetched = kg.statements_for([claimed, *others], properties=("P31",))
+    fetched = kg.statements_for([claimed, *others], properties=(INSTANCE_OF,))
     classes = {i: {st.value.entity_id for st in fetched.get(i, ()) if st.value.entity_id} for i in [claimed, *others]}
     if all(classes[claimed] & classes[i] for i in others):
         return True
