@@ -65,6 +65,7 @@ def rephrased(row: dict, form: str) -> dict | None:
         return None
     value = row["wrong"] if row.get("kind") == "entity" else triple["object"]
     text = REPHRASINGS[form].format(value=value, property=triple["predicate"].strip(), subject=triple["subject"])
+    text = text[:1].upper() + text[1:]  # a sentence opens with a capital: "Sitcom is the genre of ...", as written
     return dict(row, text=text, **({"gold": [triple]} if row["label"] == "true" else {}))
 
 

@@ -110,6 +110,27 @@ def test_sentence_opening_on_a_lower_case_name(mini_kg):
     assert claims_of(mini_kg, "The city is large.") == []
 
 
+def test_a_first_name_inside_a_linked_name_is_no_topic(kg_of):
+    """"Christopher" (an alias of another person) opens "Christopher Nolan": it is no subject of its own, so nothing
+    the graph links that other person to ("writer") becomes a claim about him; a lower-case name that only starts
+    inside a name ("The Red" + "red knot") still opens the sentence."""
+    from conftest import fixture_builders
+
+    fx = fixture_builders()
+    kg = kg_of([
+        fx.prop("P106", "occupation", "wikibase-item"), fx.prop("P171", "parent taxon", "wikibase-item"),
+        fx.entity("Q36180", "writer"), fx.entity("Q2526255", "film director"),
+        fx.entity("Q7542", "Prince", aliases=["Christopher"], claims=[("P106", fx.item("Q36180", None))]),
+        fx.entity("Q25191", "Christopher Nolan", claims=[("P106", fx.item("Q2526255", None))]),
+        fx.entity("Q30838", "Calidris"), fx.entity("Q80845", "The Red"),
+        fx.entity("Q27124", "red knot", claims=[("P171", fx.item("Q30838", None))]),
+    ])
+    got = claims_of(kg, "Christopher Nolan is a film director and writer.")
+    assert ("film director", "Q25191", "P106", "Q2526255") in got
+    assert not [c for c in got if c[1] == "Q7542"]
+    assert ("Calidris", "Q27124", "P171", "Q30838") in claims_of(kg, "The red knot (Calidris) is a shorebird.")
+
+
 def test_one_word_of_a_longer_unknown_name_is_not_a_mention(mini_kg):
     text = "The book was written by Douglas Smith and Belgium Travel."
     assert [m.text for m in find_mentions(mini_kg, text, split_sentences(text))[0]] == []

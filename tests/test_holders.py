@@ -231,3 +231,95 @@ def test_a_pronoun_opening_the_sentence_is_the_value_it_stands_for(kg):
     assert report.fixed_text.endswith("Alice Brandt is the director of The Quiet Harbour.")
     assert not [c for c in verify_text(kg, "He is the director of The Quiet Harbour.").claims
                 if c.reader == "inverse"]  # no one named before: nothing to stand for
+
+
+def _sport_graph(kg_of):
+    return kg_of([
+        prop("P31", "instance of", "wikibase-item"),
+        prop("P1532", "country for sport", "wikibase-item", constraints=[(SINGLE_VALUE,)]),
+        prop("P17", "country", "wikibase-item", constraints=[(SINGLE_VALUE,)]),
+        prop("P641", "sport", "wikibase-item"),
+        prop("P463", "member of", "wikibase-item"),
+        prop("P161", "cast member", "wikibase-item"),
+        entity("Q5", "human"), entity("Q6256", "country"), entity("Q11424", "film"), entity("Q847", "tennis"),
+        entity("Q17", "Japan", claims=[("P31", item("Q6256", None))]),
+        entity("Q769", "Grenada", claims=[("P31", item("Q6256", None))]),
+        entity("Q1", "Naoko Sawa", claims=[("P31", item("Q5", None)), ("P1532", item("Q17", None)),
+                                           ("P641", item("Q847", None))]),
+        entity("Q2", "Aiko Mori", claims=[("P31", item("Q5", None)), ("P1532", item("Q769", None))]),
+        entity("Q20", "Screen Guild", claims=[]),
+        entity("Q3", "Ben Ode", claims=[("P31", item("Q5", None)), ("P463", item("Q20", None))]),
+        entity("Q4", "Cid Roy", claims=[("P31", item("Q5", None)), ("P463", item("Q20", None))]),
+        entity("Q10", "Harbour Lights", claims=[("P31", item("Q11424", None)), ("P161", item("Q3", None))]),
+        entity("Q11", "Night Rain", claims=[("P31", item("Q11424", None)), ("P161", item("Q4", None))]),
+    ])
+
+
+def test_a_property_name_with_function_words_is_read_whole(kg_of):
+    """"the country for sport of X": "for" is the name's own, so the inverse reading holds; neither "country" nor the
+    trigger word "sport" inside the longer name reads a claim of its own about Grenada."""
+    kg = _sport_graph(kg_of)
+    report = verify_text(kg, "Grenada is the country for sport of Naoko Sawa.")
+    tc = _inverse(report, "Grenada")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.verdict.verdict) == ("Q1", "P1532", REFUTED)
+    assert tc.verdict.corrections[0] == "Japan"
+    assert not [c for c in report.claims if c.claim.subject_id == "Q769" and c.claim.property_id in ("P17", "P641")]
+    right = _on(verify_text(kg, "Japan is the country for sport of Naoko Sawa."), "Q1", "P1532")
+    assert right.verdict.verdict == SUPPORTED
+    # Function words that join two relations are no name's: nothing is read.
+    assert not [c for c in verify_text(kg, "Grenada is the country and sport of Naoko Sawa.").claims
+                if c.reader == "inverse"]
+
+
+def test_a_longer_property_name_owns_its_words(kg_of):
+    """"a cast member of Y" is not "a member of Y": without the rule the words reader read the film as one more of
+    Ben Ode's memberships (he is a member of a guild) and refuted it."""
+    kg = _sport_graph(kg_of)
+    report = verify_text(kg, "Ben Ode is a cast member of Night Rain.")
+    assert not [c for c in report.claims if c.claim.property_id == "P463"]
+    tc = _inverse(report, "Ben Ode")
+    assert (tc.claim.subject_id, tc.claim.property_id) == ("Q11", "P161")
+    assert tc.verdict.verdict != SUPPORTED
+    assert _on(verify_text(kg, "Ben Ode is a cast member of Harbour Lights."), "Q10", "P161").verdict.verdict == SUPPORTED
+
+
+def test_the_relation_picks_the_namesake_it_fits(kg_of):
+    """"Comanche is the ethnic group of X": the name links to the better-known namesake (the language), which is no
+    ethnic group; the people, a value of that property elsewhere in the graph, is the one the sentence means."""
+    kg = kg_of([
+        prop("P31", "instance of", "wikibase-item"),
+        prop("P172", "ethnic group", "wikibase-item", constraints=[(SINGLE_VALUE,)]),
+        prop("P407", "language of work or name", "wikibase-item"),
+        entity("Q5", "human"), entity("Q7725634", "book"),
+        entity("Q32972", "Comanche", "a language", sitelinks=30),
+        entity("Q117133", "Comanche", "a people", sitelinks=5),
+        entity("Q49085", "Lenape", "a people"),
+        entity("Q1", "Bay Rust", claims=[("P31", item("Q5", None)), ("P172", item("Q49085", None))]),
+        entity("Q2", "Quanah Ode", claims=[("P31", item("Q5", None)), ("P172", item("Q117133", None))]),
+        entity("Q3", "Plains Songs", claims=[("P31", item("Q7725634", None)), ("P407", item("Q32972", None))]),
+    ])
+    tc = _inverse(verify_text(kg, "Comanche is the ethnic group of Bay Rust."), "Comanche")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.claim.object_id) == ("Q1", "P172", "Q117133")
+    assert (tc.verdict.verdict, tc.verdict.corrections[0]) == (REFUTED, "Lenape")
+    right = _on(verify_text(kg, "Comanche is the ethnic group of Quanah Ode."), "Q2", "P172")
+    assert right.verdict.verdict == SUPPORTED
+
+
+def test_a_property_name_before_of_is_no_description_of_the_subject(kg_of):
+    """"Finland is the narrative location of The Quest": the words name a relation to The Quest, not what Finland is
+    — the types reader had read "location" as Finland's quality (a value of that property elsewhere) and refuted it."""
+    kg = kg_of([
+        prop("P31", "instance of", "wikibase-item"),
+        prop("P840", "narrative location", "wikibase-item"),
+        prop("P1552", "has quality", "wikibase-item"),
+        entity("Q6256", "country"), entity("Q11424", "film"), entity("Q2221906", "location"),
+        entity("Q99", "neutrality"),
+        entity("Q33", "Finland", claims=[("P31", item("Q6256", None)), ("P1552", item("Q99", None))]),
+        entity("Q34", "Sweden", claims=[("P31", item("Q6256", None))]),
+        entity("Q5", "Rift Zone", claims=[("P1552", item("Q2221906", None))]),
+        entity("Q1", "The Quest", claims=[("P31", item("Q11424", None)), ("P840", item("Q33", None))]),
+    ])
+    report = verify_text(kg, "Finland is the narrative location of The Quest.")
+    assert not [c for c in report.claims if c.verdict.verdict == REFUTED]
+    assert _on(report, "Q1", "P840").verdict.verdict == SUPPORTED
+    assert not [c for c in report.claims if c.claim.property_id == "P1552"]

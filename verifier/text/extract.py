@@ -39,9 +39,9 @@ from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.topic import retitled, title_claims, topic_names, with_topic
 from kgcheck.verifier.text.referents import (EarlierMentions, common_name, descriptions, earlier_referent,
                                              implied_subject, relation_holder, relation_noun)
-from kgcheck.verifier.text.schema import INSTANCE_OF
+from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema
 from kgcheck.verifier.text.subject import COPULA_ARTICLE, main_description, named_subject
-from kgcheck.verifier.text.words import VERB_AFTER, SubjectView
+from kgcheck.verifier.text.words import VERB_AFTER, SubjectView, long_name_spans
 from kgcheck.verifier.text.triggers import (DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE, ITEM_TRIGGER_WINDOW, TRIGGERS,
                                            unlinked_objects)
 from kgcheck.verifier.values import find_dates, find_quantities, inside_dates
@@ -84,7 +84,10 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
         named = topic_names(kg, about)  # one lookup for both: the names it goes by, and those retitled
         mentions = with_topic(kg, about, text, sentences, mentions, named)
         renamed = retitled(named[0], text, sentences)
-    topics = {si: _topic(text, sentences[si], ws) for si, ws in weak.items()}
+    # A weak name inside a linked one ("Christopher" of "Christopher Nolan") is no topic of its own.
+    topics = {si: _topic(text, sentences[si], [w for w in ws if not any(m.start <= w[0] and w[1] <= m.end
+                                                                        for m in mentions[si])])
+              for si, ws in weak.items()}
     subjects = {m.entity_id for ms in mentions for m in ms} | {i for t in topics.values() if t for i in t[2]}
     subjects |= {about} if about else set()
     statements = kg.statements_for(subjects)
@@ -294,6 +297,7 @@ def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken
     property) pairs that hold the subject as a value (holders.py), not values of it."""
     props_of = {st.property for st in own}
     names = [(x.start - a, x.end - a) for x in ms]
+    long_names = long_name_spans(sentence, GraphSchema.of(facts.kg).lexicon())
 
     def triggered(datatype: str, at: int | None = None, window: int | None = None,
                   after: int | None = None) -> list[str]:
@@ -311,6 +315,9 @@ def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken
                 for m in re.finditer(r"\b" + re.escape(w.lower()) + r"\b", lower):
                     if any(s <= m.start() and m.end() <= e for s, e in names) or taken(a + m.start(), a + m.end()):
                         continue  # part of a name or a claimed value ("rugby league"), not a property word
+                    longer = {p for s, e, p in long_names if s < m.end() and m.start() < e and e - s > m.end() - m.start()}
+                    if longer and pid not in longer:
+                        continue  # words of a longer property name ("sport" of "country for sport", "cast member of")
                     if at is not None and m.end() <= at:
                         distance = at - m.end()
                         if window is not None and distance > window:

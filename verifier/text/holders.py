@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from kgcheck.index.measures import SUBCLASS_OF
+from kgcheck.index.text import normalise
 from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, stem
 from kgcheck.verifier.text.words import SubjectView, class_words, classes_of, fits_value, past_asides
 
@@ -30,8 +31,9 @@ _COPULA = re.compile(r"\s*,?\s*(?:is|was|are|were|has been|had been|became|becom
                      r"\s*,\s*(?=(?:the|a|an|one)\s)", re.I)
 # Between the copula and the holder: an article ("one of the" for a plural), at most one superlative ("the largest
 # tributary"; "the former capital", "a subsidiary summit", "the second highest summit" qualify the relation, so they
-# are no reading of it), the property's name, "of". Any other word between is another phrase.
-_PREDICATE = re.compile(r"(?:one\s+of\s+)?(?:the|a|an)\s+(?:[a-z]+est\s+)?((?:[a-z][\w'’-]*\s+){0,3}?[a-z][\w'’-]*)"
+# are no reading of it), the property's name (up to six words: "the language of work or name of"), "of". Any other
+# word between is another phrase.
+_PREDICATE = re.compile(r"(?:one\s+of\s+)?(?:the|a|an)\s+(?:[a-z]+est\s+)?((?:[a-z][\w'’-]*\s+){0,5}?[a-z][\w'’-]*)"
                         r"\s+of\s+(?:(?:the|a|an)\s+)?")
 # A verb right after the subject and right before the holder ("directed", "co-founded", "also wrote the").
 _VERB = re.compile(r"\s+(?:(?:also|later|first|then|co)[\s-]+)?([a-z][\w'’-]*)\s+(?:(?:the|a|an)\s+)?")
@@ -71,13 +73,15 @@ def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: 
     verb = None if copula else _VERB.fullmatch(sentence, at, holder.start - a)
     if predicate:
         words = _WORD.findall(predicate.group(1))
-        if any(w in FUNCTION_WORDS and w != "of" for w in words):  # "of" may be the name's ("head of state")
-            return set()
-        stems = tuple(stem(w) for w in words if w != "of")
+        stems = tuple(stem(w) for w in words if w not in FUNCTION_WORDS)
         if not stems or stems[-1] in class_words(classes_of(holder.entity_id, statements), facts):
             return set()  # "the constellation of Cetus": Cetus is a constellation, not a holder of one
-        # A name that is all the words before "of" and not in "of" itself ("director", "head coach").
+        # A name that is all the words before "of" and not in "of" itself ("director", "head coach"); function words
+        # only as a name's own ("head of state", "country for sport"), not joining two ("director and writer").
         named = {n.pid for n in lexicon.get(stems[-1], ()) if n.particle is None and n.words == stems}
+        if any(w in FUNCTION_WORDS and w != "of" for w in words):
+            phrase = normalise(predicate.group(1))
+            named = {p for p in named if phrase in facts.names(p)}
     elif verb:
         # One-word names of the verb's stem, said of the doer ("director", "directed by"): never "born in".
         named = {n.pid for n in lexicon.get(stem(verb.group(1).lower()), ())
@@ -93,9 +97,24 @@ def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: 
     value_classes = classes_of(subject.entity_id, statements)
 
     # Known to fit, not merely not known otherwise: a name the graph says nothing of claims nothing here.
-    found = [p for p in named if (p in view.held or p in view.class_props) and
-             fits_value(schema, role, value_classes, p, unknown=False)]
+    held = [p for p in named if p in view.held or p in view.class_props]
+    value_id = subject.entity_id
+    found = [p for p in held if fits_value(schema, role, value_classes, p, unknown=False)]
+    if not found and held and subject in ms:
+        value_id, found = _fitting_namesake(kg, schema, subject, held)
     if found:
-        emit(si, holder, view.likeliest(found), start, end, subject.entity_id, reader="inverse")
+        emit(si, holder, view.likeliest(found), start, end, value_id, reader="inverse")
     # Said or not, the words put the holder on the other side of these properties.
     return {(holder.entity_id, p) for p in named}
+
+
+def _fitting_namesake(kg, schema, subject, pids) -> tuple[str | None, list[str]]:
+    """"Comanche is the ethnic group of X": when the entity the name was linked to fits none of the relation's
+    properties, the one namesake (same name in the index) that the graph has as a value of one of them, and those
+    properties; (None, []) when none or several do."""
+    ids = [eid for (eid,) in kg.lookup_in("SELECT DISTINCT id FROM label_index WHERE norm IN ({in}) AND type = 'item'",
+                                          [normalise(subject.text)]) if eid != subject.entity_id]
+    roles = schema.roles(ids) if ids else {}
+    fitting = {eid: [p for p in pids if fits_value(schema, roles.get(eid, {}), set(), p, unknown=False)] for eid in ids}
+    fitting = {eid: ps for eid, ps in fitting.items() if ps}
+    return next(iter(fitting.items())) if len(fitting) == 1 else (None, [])

@@ -71,31 +71,53 @@ def names_before(sentence: str, at: int, lexicon, window: int, blocked=lambda s,
                  holder_after_of=lambda name: False):
     """(offset after the name, distance in content words to `at`, property), nearest first, for each property name
     ending at most `window` words before offset `at` in the same clause (words inside names do not count);
-    not a name without a particle that "of" and the value at `at` follow when holder_after_of(name)."""
+    not a name inside a longer one found there, nor a name without a particle that "of" and the value at `at`
+    follow when holder_after_of(name)."""
     before = [w for w in lower_words(sentence, _clause_start(sentence, at), at) if not blocked(w[0], w[1])]
     stems = [stem(w[2]) for w in before]
+    found = []  # (first word, last word, name) of each name ending in the window
     for k in range(len(stems) - 1, max(-1, len(stems) - 1 - window), -1):
+        found += [(first, k, name) for name in lexicon.get(stems[k], ())
+                  if (first := _start_of(name.words, stems, k)) >= 0]
+    for first, k, name in found:
+        # A longer name owns its words: "cast member of X" is no "member of X", "country for sport of X" no "country".
+        if any(f <= first and k <= last and len(other.words) > len(name.words) for f, last, other in found):
+            continue
         distance = len([s for s in before[k + 1:] if s[2] not in FUNCTION_WORDS])
         after = before[k + 1][2] if k + 1 < len(before) else None
-        for name in lexicon.get(stems[k], ()):
-            if name.particle is None and _OF_THEN.fullmatch(sentence, before[k][1], at) and holder_after_of(name):
-                continue
-            if _ends_at(name.words, stems, k) and (name.particle is None or name.particle == after):
-                yield before[k][1], distance, name.pid
+        if name.particle is None and _OF_THEN.fullmatch(sentence, before[k][1], at) and holder_after_of(name):
+            continue
+        if name.particle is None or name.particle == after:
+            yield before[k][1], distance, name.pid
+
+
+def long_name_spans(sentence: str, lexicon) -> list[tuple[int, int, str]]:
+    """(start, end, property) of each property name of two or more content words in the sentence ("country for
+    sport", "cast member"): its words are that name's, not a shorter name's or a trigger word's ("sport")."""
+    words = lower_words(sentence, 0, len(sentence))
+    stems = [stem(w[2]) for w in words]
+    return [(words[first][0], words[k][1], name.pid) for k in range(len(stems)) for name in lexicon.get(stems[k], ())
+            if len(name.words) > 1 and (first := _start_of(name.words, stems, k)) >= 0]
 
 
 def _ends_at(words: tuple[str, ...], stems: list[str], k: int) -> bool:
     """The name's content words appear in order, its last at position k (function words may sit between)."""
+    return _start_of(words, stems, k) >= 0
+
+
+def _start_of(words: tuple[str, ...], stems: list[str], k: int) -> int:
+    """Where the name whose last content word is at position k starts (function words may sit between its words),
+    or -1 when its words are not there in order."""
     i = k
     for w in reversed(words):
         while i >= 0 and stems[i] != w:
             if stems[i] not in _FUNCTION_STEMS and i != k:
-                return False
+                return -1
             i -= 1
         if i < 0:
-            return False
+            return -1
         i -= 1
-    return True
+    return i + 1
 
 
 def class_words(classes, facts) -> set[str]:
@@ -235,6 +257,8 @@ def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> 
     if not m or m.start() - after > 40:
         return
     lo, hi = m.start(1), m.end(1)
+    if _OF_THEN.match(sentence, hi) and _is_property_name(m.group(1), schema.lexicon()):
+        return  # "X is the narrative location of Y": a relation to Y (holders.py reads it), not what X is
     # a shorter claimed word inside ("novel" of "romance novel", linked as its class) does not stop it
     chosen = _longest_apart(w for w in weak if lo <= w[0] - a and w[1] - a <= hi)
     roles = schema.roles({i for _, _, ids in chosen for i in ids})
@@ -243,6 +267,11 @@ def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> 
                     if pid in held and pid != INSTANCE_OF), default=None)
         if best:
             emit(si, subject, best[1], s, e, best[2], reader="types")
+
+
+def _is_property_name(phrase: str, lexicon) -> bool:
+    stems = tuple(stem(w) for w in _WORD.findall(phrase.lower()) if w not in FUNCTION_WORDS)
+    return bool(stems) and any(name.words == stems for name in lexicon.get(stems[-1], ()))
 
 
 def _longest_apart(weak) -> list[tuple]:
@@ -264,13 +293,16 @@ def _lower_case_values(si, subject, sentence, a, weak, held, schema, emit, taken
     competitions", "a set of three solo cello works"): a claim on the subject's property when that property is
     what the name is mostly for in the graph — the property most of its statements as a value have — and the
     subject holds it. A word the graph uses mostly otherwise (a class, a sex) says nothing of the subject."""
+    relations = long_name_spans(sentence, schema.lexicon())
+
     def free(w) -> bool:
         s, e = w[0] - a, w[1] - a
         # Lower-case only: a capitalised weak mention is a word cut out of a longer name ("General" of "PLA
         # General Political Department"), no value of its own; nor one right before a name: it describes that
-        # name ("the musical drama film Double Platinum").
+        # name ("the musical drama film Double Platinum"); nor a word of a property's name ("narrative location").
         return not (any(ch.isupper() for ch in sentence[s:e]) or _BEFORE_A_NAME.match(sentence, e)
-                    or taken(w[0], w[1]) or any(ns < e and s < ne for ns, ne in names) or inside_dates(s, e, dates))
+                    or taken(w[0], w[1]) or any(ns < e and s < ne for ns, ne in names) or inside_dates(s, e, dates)
+                    or any(rs <= s and e <= re_ for rs, re_, _ in relations))
 
     chosen = _longest_apart(w for w in weak if free(w))
     roles = schema.roles({i for _, _, ids in chosen for i in ids})
