@@ -24,7 +24,8 @@ import re
 from kgcheck.index.measures import SUBCLASS_OF
 from kgcheck.index.text import normalise
 from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, stem
-from kgcheck.verifier.text.words import SubjectView, class_words, classes_of, fits_value, past_asides
+from kgcheck.verifier.text.words import (SubjectView, class_words, classes_of, content_stems, fits_value, past_asides,
+                                         whole_names)
 
 # What joins the subject to its predicate: a copula, or a comma opening an apposition ("X, the director of Y,").
 _COPULA = re.compile(r"\s*,?\s*(?:is|was|are|were|has been|had been|became|becomes|remains|remained)\s+|"
@@ -73,12 +74,12 @@ def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: 
     verb = None if copula else _VERB.fullmatch(sentence, at, holder.start - a)
     if predicate:
         words = _WORD.findall(predicate.group(1))
-        stems = tuple(stem(w) for w in words if w not in FUNCTION_WORDS)
+        stems = content_stems(predicate.group(1))
         if not stems or stems[-1] in class_words(classes_of(holder.entity_id, statements), facts):
             return set()  # "the constellation of Cetus": Cetus is a constellation, not a holder of one
         # A name that is all the words before "of" and not in "of" itself ("director", "head coach"); function words
         # only as a name's own ("head of state", "country for sport"), not joining two ("director and writer").
-        named = {n.pid for n in lexicon.get(stems[-1], ()) if n.particle is None and n.words == stems}
+        named = {n.pid for n in whole_names(stems, lexicon) if n.particle is None}
         if any(w in FUNCTION_WORDS and w != "of" for w in words):
             phrase = normalise(predicate.group(1))
             named = {p for p in named if phrase in facts.names(p)}

@@ -257,7 +257,7 @@ def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> 
     if not m or m.start() - after > 40:
         return
     lo, hi = m.start(1), m.end(1)
-    if _OF_THEN.match(sentence, hi) and _is_property_name(m.group(1), schema.lexicon()):
+    if _OF_THEN.match(sentence, hi) and whole_names(content_stems(m.group(1)), schema.lexicon()):
         return  # "X is the narrative location of Y": a relation to Y (holders.py reads it), not what X is
     # a shorter claimed word inside ("novel" of "romance novel", linked as its class) does not stop it
     chosen = _longest_apart(w for w in weak if lo <= w[0] - a and w[1] - a <= hi)
@@ -269,9 +269,14 @@ def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> 
             emit(si, subject, best[1], s, e, best[2], reader="types")
 
 
-def _is_property_name(phrase: str, lexicon) -> bool:
-    stems = tuple(stem(w) for w in _WORD.findall(phrase.lower()) if w not in FUNCTION_WORDS)
-    return bool(stems) and any(name.words == stems for name in lexicon.get(stems[-1], ()))
+def content_stems(phrase: str) -> tuple[str, ...]:
+    """The stems of a phrase's content words, as a property name's `words` holds them."""
+    return tuple(stem(w) for w in _WORD.findall(phrase.lower()) if w not in FUNCTION_WORDS)
+
+
+def whole_names(stems: tuple[str, ...], lexicon) -> list:
+    """The property names whose content words are exactly STEMS ("narrative location", "country for sport")."""
+    return [name for name in lexicon.get(stems[-1], ()) if name.words == stems] if stems else []
 
 
 def _longest_apart(weak) -> list[tuple]:
