@@ -43,11 +43,28 @@ def reliability(pairs, world: bool = False) -> list[tuple[str, int, float, float
     return rows
 
 
+def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The two-sided 95 % Wilson interval of a share measured on n verdicts."""
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * (share * (1 - share) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def calibrated(conf: float, acc: float, n: int) -> str:
+    """'' when the share correct is within 0.1 of the mean confidence; 'n too small' when it is not but its 95 %
+    interval still reaches that band (2 verdicts cannot tell 0.77 from 1.0); '> 0.1' otherwise."""
+    if abs(conf - acc) <= 0.1:
+        return ""
+    low, high = wilson(acc, n)
+    return "  n too small to tell" if low <= conf + 0.1 and high >= conf - 0.1 else "  > 0.1"
+
+
 def print_reliability(title: str, pairs, world: bool = False) -> None:
-    print(f"reliability ({title}): bin, n, mean confidence, share correct, |gap|")
+    print(f"reliability ({title}): bin, n, mean confidence, share correct (95 % interval), |gap|")
     for name, n, conf, acc in reliability(pairs, world):
-        flag = "" if abs(conf - acc) <= 0.1 else "  > 0.1"
-        print(f"  {name:<10} {n:>6}  {conf:.3f}  {acc:.3f}  {abs(conf - acc):.3f}{flag}")
+        low, high = wilson(acc, n)
+        print(f"  {name:<10} {n:>6}  {conf:.3f}  {acc:.3f} ({low:.3f}-{high:.3f})  {abs(conf - acc):.3f}"
+              f"{calibrated(conf, acc, n)}")
 
 
 def print_namesakes(pairs) -> None:

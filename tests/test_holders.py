@@ -323,3 +323,23 @@ def test_a_property_name_before_of_is_no_description_of_the_subject(kg_of):
     assert not [c for c in report.claims if c.verdict.verdict == REFUTED]
     assert _on(report, "Q1", "P840").verdict.verdict == SUPPORTED
     assert not [c for c in report.claims if c.claim.property_id == "P1552"]
+
+
+def test_a_long_relation_name_opening_the_sentence_is_said_of_the_name_after_it(kg_of):
+    """"The language of work or name of River Tales is Comanche": the five words are one property's whole name, so the
+    relation is River Tales's — not "The language" standing for the work the graph gives Comanche as its language."""
+    kg = kg_of([
+        prop("P31", "instance of", "wikibase-item"),
+        prop("P407", "language of work or name", "wikibase-item", constraints=[(SINGLE_VALUE,)]),
+        entity("Q34770", "language"), entity("Q7725634", "book"),
+        entity("Q32972", "Comanche", "a language", claims=[("P31", item("Q34770", None))]),
+        entity("Q49085", "Lenape", "a language", claims=[("P31", item("Q34770", None))]),
+        entity("Q3", "Plains Songs", claims=[("P407", item("Q32972", None))]),  # classless, as most works of dense-dev
+        entity("Q4", "River Tales", claims=[("P31", item("Q7725634", None)), ("P407", item("Q49085", None))]),
+    ])
+    report = verify_text(kg, "The language of work or name of River Tales is Comanche.")
+    assert not [c for c in report.claims if c.claim.subject_id == "Q3"]
+    tc = _on(report, "Q4", "P407")
+    assert (tc.span, tc.verdict.verdict, tc.verdict.corrections[0]) == ("Comanche", REFUTED, "Lenape")
+    right = _on(verify_text(kg, "The language of work or name of River Tales is Lenape."), "Q4", "P407")
+    assert right.verdict.verdict == SUPPORTED

@@ -72,8 +72,9 @@ _OPENING_COPULA = re.compile(r"^[\s\"'“(]*(?:[Tt]he|[Tt]his)\s+([a-z][\w-]*(?:
 
 
 _COMPOUND_HEAD = re.compile(r"-(?:in|of|at|to)-[\w-]+$")
-# "The director of Titanic is X": an opening description of up to four words, "of", then (at the end) a name.
-_RELATION_OF = re.compile(r"^[\s\"'“(]*[Tt]he\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)\s+of\s+(?:the\s+)?$")
+# "The director of Titanic is X": an opening description of up to six words (a property's whole name may hold
+# function words: "The language of work or name of"; relation_holder asks the lexicon for the whole), "of", a name.
+_RELATION_OF = re.compile(r"^[\s\"'“(]*[Tt]he\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,5}?)\s+of\s+(?:the\s+)?$")
 _THEN_COPULA = re.compile(r"\s*(?:is|was|are|were|has been|had been)\s+")
 
 
