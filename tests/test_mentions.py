@@ -58,6 +58,21 @@ def test_popularity_without_context():
     assert link("Cambridge is a city.") == [("Cambridge", "Q49111")]
 
 
+class WrittenKG(NamesakeKG):
+    """An album "Anti'christ" (obscure) and a film "Antichrist" (popular): one normalised name, two labels."""
+
+    LABELS = {"antichrist": [("Q584595", 0, 1, "label"), ("Q574998", 0, 40, "label")]}
+    ENTITIES = {"Q584595": ("Q584595", "Anti'christ", None), "Q574998": ("Q574998", "Antichrist", "2009 film")}
+
+
+def test_a_name_written_as_one_namesakes_label_picks_it():
+    found = lambda text: [(m.text, m.entity_id) for ms in find_mentions(WrittenKG(), text, split_sentences(text))
+                          for m in ms]
+    assert found("Anti'christ is a studio album.") == [("Anti'christ", "Q584595")]
+    assert found("Antichrist is a studio album.") == [("Antichrist", "Q574998")]
+    assert found("ANTICHRIST is a studio album.") == [("ANTICHRIST", "Q574998")]  # written as neither: popularity
+
+
 class DescribedKG(NamesakeKG):
     """The stub with an embedder: "university town" reads like "city in England"."""
 

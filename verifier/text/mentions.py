@@ -216,6 +216,11 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
                 ties = [c[0] for c in cands if context[c[0]] == top]
                 if any((key, i) in labelled for i in ties) and not all((key, i) in labelled for i in ties):
                     ties = [i for i in ties if (key, i) in labelled]
+                # A name written exactly as one namesake's label ("Anti'christ", the album) outranks those it
+                # meets only once normalised ("Antichrist", the film): the apostrophe is the writer's choice.
+                exact = _written_as(kg, span, ties) if len(ties) > 1 else set()
+                if 0 < len(exact) < len(ties):
+                    ties = [i for i in ties if i in exact]
                 described = _description_similarity(kg, text[slice(*sentences[si])], ties) if len(ties) > 1 else {}
                 context = {i: (n, i in ties, described.get(i, 0.0)) for i, n in context.items()}
             else:
@@ -280,6 +285,12 @@ def _called_as(kg, text: str, end: int, ids: list[str]) -> set[str]:
     rows = kg.lookup_in("SELECT id, label, description FROM entities WHERE id IN ({in})", ids[:8])
     found = {i for i, _, description in rows if head in normalise(description or "").split()}
     return found if 0 < len(found) < len(ids) else set()
+
+
+def _written_as(kg, span: str, ids: list[str]) -> set[str]:
+    """The candidates whose label is the span as written, to the character."""
+    rows = kg.lookup_in("SELECT id, label, description FROM entities WHERE id IN ({in})", ids[:8])
+    return {i for i, label, _ in rows if label == span}
 
 
 def _description_similarity(kg, sentence: str, ids: list[str], step: float = 0.1) -> dict[str, float]:
