@@ -343,3 +343,22 @@ def test_a_long_relation_name_opening_the_sentence_is_said_of_the_name_after_it(
     assert (tc.span, tc.verdict.verdict, tc.verdict.corrections[0]) == ("Comanche", REFUTED, "Lenape")
     right = _on(verify_text(kg, "The language of work or name of River Tales is Lenape."), "Q4", "P407")
     assert right.verdict.verdict == SUPPORTED
+
+
+def test_a_description_is_not_the_holder_of_its_one_linked_value_when_others_are_named(kg_of):
+    """"The reservoir behind Stone Dam is named Clear Lake": the graph links Clear Lake to Creek Dam only, so any
+    holder of the (wrong) value would be "the reservoir" and its claim SUPPORTED by construction; Stone Dam, named,
+    is the subject and its reservoir is Long Lake."""
+    kg = kg_of([
+        prop("P31", "instance of", "wikibase-item"),
+        prop("P4661", "reservoir created", "wikibase-item", constraints=[(SINGLE_VALUE,)]),
+        entity("Q1", "Stone Dam", claims=[("P4661", item("Q11", None))]),  # classless, as dense-dev's dams
+        entity("Q2", "Creek Dam", claims=[("P4661", item("Q12", None))]),
+        entity("Q11", "Long Lake"), entity("Q12", "Clear Lake"),
+    ])
+    report = verify_text(kg, "The reservoir behind Stone Dam is named Clear Lake.")
+    assert not [c for c in report.claims if c.claim.subject_id == "Q2"]
+    tc = _on(report, "Q1", "P4661")
+    assert (tc.span, tc.verdict.verdict, tc.verdict.corrections[0]) == ("Clear Lake", REFUTED, "Long Lake")
+    right = _on(verify_text(kg, "The reservoir behind Stone Dam is named Long Lake."), "Q1", "P4661")
+    assert right.verdict.verdict == SUPPORTED

@@ -175,9 +175,10 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                     referent = named
                 elif implied:
                     statements.update(kg.statements_for([implied]))
-                    facts.prefetch_ancestors({st.value.entity_id for st in statements[implied]} | {implied})
-                    start, end = a + main[0], a + main[1]
-                    referent = Mention(start, end, text[start:end], implied)
+                    if not _one_link_among_others(statements[implied], ms, spans, statements):
+                        facts.prefetch_ancestors({st.value.entity_id for st in statements[implied]} | {implied})
+                        start, end = a + main[0], a + main[1]
+                        referent = Mention(start, end, text[start:end], implied)
             # "The asteroid was discovered ... near Bern, Switzerland": an unresolved description that is the
             # sentence's grammatical subject leaves it unknown, not the next name (a place after a comma) —
             # unless that name opens a clause of its own ("The film is a triptych: Amores perros contains").
@@ -260,6 +261,22 @@ def _lexicon(kg):
     """Text -> the properties whose label or alias it is (the index's property lexicon, no vectors)."""
     searcher = kg.searcher()
     return lambda text: [c.id for c in searcher.properties(text, vectors=False)]
+
+
+def _one_link_among_others(its_statements, mentions, description_spans, statements) -> bool:
+    """The graph links the implied entity to one name of the sentence, by a property another name of the sentence
+    holds too ("The reservoir behind Mansfield Dam is named Hills Creek Reservoir": Hills Creek Dam, while Mansfield
+    Dam has a reservoir of its own). One link is no evidence of what the description stands for — any holder of
+    that value fits, a wrong value is another thing's right one, and its claim would be SUPPORTED by construction —
+    and the named holder of the relation is the likelier subject."""
+    names = [m for m in mentions if not any(m.start < de and ds < m.end for ds, de in description_spans)]
+    by_value = {st.value.entity_id: st.property for st in its_statements if st.value.entity_id}
+    linked = [m for m in names if m.entity_id in by_value]
+    if len(linked) != 1:
+        return False
+    relation = by_value[linked[0].entity_id]
+    return any(relation in {st.property for st in statements.get(m.entity_id, ())} for m in names
+               if m.entity_id != linked[0].entity_id)
 
 
 def _in_brackets(text: str, start: int, at: int) -> bool:
