@@ -337,12 +337,8 @@ def test_a_long_relation_name_opening_the_sentence_is_said_of_the_name_after_it(
         entity("Q3", "Plains Songs", claims=[("P407", item("Q32972", None))]),  # classless, as most works of dense-dev
         entity("Q4", "River Tales", claims=[("P31", item("Q7725634", None)), ("P407", item("Q49085", None))]),
     ])
-    report = verify_text(kg, "The language of work or name of River Tales is Comanche.")
-    assert not [c for c in report.claims if c.claim.subject_id == "Q3"]
-    tc = _on(report, "Q4", "P407")
-    assert (tc.span, tc.verdict.verdict, tc.verdict.corrections[0]) == ("Comanche", REFUTED, "Lenape")
-    right = _on(verify_text(kg, "The language of work or name of River Tales is Lenape."), "Q4", "P407")
-    assert right.verdict.verdict == SUPPORTED
+    _refuted_on_the_named_subject(kg, "The language of work or name of River Tales is {}.", ("Comanche", "Lenape"),
+                                  ("Q4", "P407"), not_about="Q3")
 
 
 def test_a_description_is_not_the_holder_of_its_one_linked_value_when_others_are_named(kg_of):
@@ -356,9 +352,17 @@ def test_a_description_is_not_the_holder_of_its_one_linked_value_when_others_are
         entity("Q2", "Creek Dam", claims=[("P4661", item("Q12", None))]),
         entity("Q11", "Long Lake"), entity("Q12", "Clear Lake"),
     ])
-    report = verify_text(kg, "The reservoir behind Stone Dam is named Clear Lake.")
-    assert not [c for c in report.claims if c.claim.subject_id == "Q2"]
-    tc = _on(report, "Q1", "P4661")
-    assert (tc.span, tc.verdict.verdict, tc.verdict.corrections[0]) == ("Clear Lake", REFUTED, "Long Lake")
-    right = _on(verify_text(kg, "The reservoir behind Stone Dam is named Long Lake."), "Q1", "P4661")
-    assert right.verdict.verdict == SUPPORTED
+    _refuted_on_the_named_subject(kg, "The reservoir behind Stone Dam is named {}.", ("Clear Lake", "Long Lake"),
+                                  ("Q1", "P4661"), not_about="Q2")
+
+
+def _refuted_on_the_named_subject(kg, sentence: str, wrong_right: tuple[str, str], subject_property: tuple[str, str],
+                                  not_about: str) -> None:
+    """The sentence with the wrong value: nothing claimed of NOT_ABOUT, the named subject's claim REFUTED with the
+    right value; with the right value, SUPPORTED."""
+    wrong, right = wrong_right
+    report = verify_text(kg, sentence.format(wrong))
+    assert not [c for c in report.claims if c.claim.subject_id == not_about]
+    tc = _on(report, *subject_property)
+    assert (tc.span, tc.verdict.verdict, tc.verdict.corrections[0]) == (wrong, REFUTED, right)
+    assert _on(verify_text(kg, sentence.format(right)), *subject_property).verdict.verdict == SUPPORTED
