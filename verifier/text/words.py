@@ -62,7 +62,7 @@ def named_properties(sentence: str, at: int, lexicon, *, end: int | None = None,
         stems_after = [stem(w[2]) for w in after]
         for k in range(min(len(stems_after), AFTER_WORDS + 2)):
             for name in lexicon.get(stems_after[k], ()):
-                if _ends_at(name.words, stems_after, k) and name.pid not in out:
+                if _start_of(name.words, stems_after, k) >= 0 and name.pid not in out:
                     out[name.pid] = 100 + k
     return sorted((d, p) for p, d in out.items())
 
@@ -98,11 +98,6 @@ def long_name_spans(sentence: str, lexicon) -> list[tuple[int, int, str]]:
     stems = [stem(w[2]) for w in words]
     return [(words[first][0], words[k][1], name.pid) for k in range(len(stems)) for name in lexicon.get(stems[k], ())
             if len(name.words) > 1 and (first := _start_of(name.words, stems, k)) >= 0]
-
-
-def _ends_at(words: tuple[str, ...], stems: list[str], k: int) -> bool:
-    """The name's content words appear in order, its last at position k (function words may sit between)."""
-    return _start_of(words, stems, k) >= 0
 
 
 def _start_of(words: tuple[str, ...], stems: list[str], k: int) -> int:
