@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import duckdb
 from click.testing import CliRunner
@@ -229,6 +230,15 @@ def test_functionality_measured_among_the_subjects_class_and_among_holders_of_it
     assert team.verdict == REFUTED and team.exclusivity == "value" and team.correction_ids == ("Q145",)
     assert "of the 29 other subjects with United Kingdom hold several values" in team.reason
     assert not facts.value_exclusivity("P17", "Q4025", ["Q159"]).exclusive  # Russia often comes with another
+    # Claims on one subject and property (a pipeline's true and swapped triples) run each measured test once.
+    checker, asked = Checker(kg), Counter()
+    for test in ("by_class", "by_profile", "by_value"):
+        measure = getattr(checker.facts.measures, test)
+        setattr(checker.facts.measures, test, lambda *a, test=test, measure=measure: asked.update([test]) or measure(*a))
+    again = checker.check([Claim(id=i, subject="City 25", predicate="country", object=o)
+                           for i, o in (("a", "Greece"), ("b", "Soviet Union"))])
+    assert [v.reason for v in again] == [city.reason, city.reason.replace("Greece", "Soviet Union")]
+    assert asked == Counter(by_class=1, by_profile=1, by_value=1)
 
 
 def test_functionality_measured_among_subjects_sharing_another_property(kg_of):

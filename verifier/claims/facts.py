@@ -89,6 +89,9 @@ class KGFacts(JudgeFacts):
         self._exceptions: dict[str, frozenset[str]] = {}
         self._datatypes: dict[str, str | None] = {}
         self._similarity: dict[tuple[str, str], float] = {}
+        # The measured tests' outcomes per (test, property, subject[, held values]): claims on one subject and
+        # property (a pipeline's true and swapped triples, a re-check's hit lines) ask them again and again.
+        self._tested: dict[tuple, Exclusivity | None] = {}
         self.measures = StoredMeasures(kg)
         self.trace = TraceMeasures(kg)
 
@@ -183,8 +186,16 @@ class KGFacts(JudgeFacts):
             return None
         return measured.subjects, measured.multi_share
 
+    def _once(self, key: tuple, test) -> Exclusivity | None:
+        if key not in self._tested:
+            self._tested[key] = test()
+        return self._tested[key]
+
     def class_exclusivity(self, pid: str, subject: str) -> Exclusivity | None:
         """The measured test among the subjects of the subject's classes (byclass.py); None if none measurable."""
+        return self._once(("class", pid, subject), lambda: self._class_exclusivity(pid, subject))
+
+    def _class_exclusivity(self, pid: str, subject: str) -> Exclusivity | None:
         measured = self.measures.by_class(pid, subject, MIN_SUBJECTS)
         if not measured:
             return None
@@ -195,6 +206,9 @@ class KGFacts(JudgeFacts):
 
     def profile_exclusivity(self, pid: str, subject: str) -> Exclusivity | None:
         """The measured test among the subjects that also hold each other property the subject holds (byclass.py)."""
+        return self._once(("profile", pid, subject), lambda: self._profile_exclusivity(pid, subject))
+
+    def _profile_exclusivity(self, pid: str, subject: str) -> Exclusivity | None:
         measured = self.measures.by_profile(pid, subject, MIN_SUBJECTS)
         if not measured:
             return None
@@ -206,6 +220,9 @@ class KGFacts(JudgeFacts):
     def value_exclusivity(self, pid: str, subject: str, held: list[str]) -> Exclusivity | None:
         """The measured test among the other subjects holding each value the subject holds: exclusive when every
         held value is measured and comes alone (cooccur.held_alone); None when nothing is held."""
+        return self._once(("value", pid, subject, tuple(held)), lambda: self._value_exclusivity(pid, subject, held))
+
+    def _value_exclusivity(self, pid: str, subject: str, held: list[str]) -> Exclusivity | None:
         found = self.measures.by_value(pid, subject, held)
         if not found:
             return None
