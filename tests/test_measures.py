@@ -160,3 +160,23 @@ def test_batched_cooccurrence_counts_equal_the_single_queries(kg_of):
             StoredMeasures(kg).cooccurrence(pid, subject, sorted(held), sorted(claimed), 30, 1.0)
         assert one == alone
     assert len(set(batched._observed.values())) > 3  # real, varied counts
+
+
+def test_a_second_claim_on_a_subjects_property_reads_only_its_own_values_counts(kg_of):
+    """The held values' counts are kept per (property, subject, held values): the judge, the expectation's prefetch
+    and every other claim on them reuse them; the answers are those of a fresh reader."""
+    from kgcheck.verifier.claims.measures import StoredMeasures
+
+    kg = kg_of(random_graph(5))
+    subject, pid, count = kg.sql("SELECT subject, property, count(*) FROM statements WHERE property = 'P1' "
+                                 "AND entity_id IS NOT NULL GROUP BY ALL ORDER BY 3 DESC, 1 LIMIT 1")[0]
+    held = sorted(v for (v,) in kg.sql("SELECT entity_id FROM statements WHERE subject = ? AND property = ?",
+                                       [subject, pid]))
+    assert count >= 2
+    measures, read = StoredMeasures(kg), []
+    counts = measures._value_counts
+    measures._value_counts = lambda p, values: read.append(sorted(values)) or counts(p, values)
+    for z in ("Q501", "Q502"):
+        assert measures.cooccurrence(pid, subject, held, [z], 30, 1.0) == \
+            StoredMeasures(kg).cooccurrence(pid, subject, held, [z], 30, 1.0)
+    assert read == [sorted(held + ["Q501"]), ["Q502"]]

@@ -40,6 +40,7 @@ class StoredMeasures:
         self._profile: dict[tuple[str, str], ClassShare | None] = {}
         self._value: dict[tuple[str, str], tuple[int, int] | None] = {}
         self._observed: dict[tuple[str, str, frozenset, str], int] = {}
+        self._held_others: dict[tuple[str, str, tuple], dict[str, int]] = {}
 
     # -- bulk -----------------------------------------------------------------------------------
     def prefetch(self, asked, min_subjects: int, overall=None, statement_rows: list[tuple] | None = None) -> None:
@@ -208,14 +209,20 @@ class StoredMeasures:
         return cooccurrence(*self._others(pid, subject, held, claimed), subjects, multi_share, observe)
 
     def _others(self, pid: str, subject: str, held: list[str], claimed) -> tuple[dict[str, int], dict[str, int]]:
-        """Per held and per claimed value, the subjects holding it with this one left out (from measure_value)."""
+        """Per held and per claimed value, the subjects holding it with this one left out (from measure_value).
+        The held values' counts are kept: the expectation's prefetch and the judge ask for them, and so does every
+        other claim on the subject's property (a subject's values can run to hundreds)."""
         mine = self.subject(subject)
-        counts = self._value_counts(pid, held + list(claimed))
+        key = (pid, subject, tuple(held))
+        known = self._held_others.get(key)
+        counts = self._value_counts(pid, list(claimed) if known is not None else held + list(claimed))
 
         def others(value: str) -> int:
             return counts.get(value, (0, 0))[0] - ((pid, value) in mine.values)
 
-        return {x: others(x) for x in held}, {z: others(z) for z in dict.fromkeys(claimed)}
+        if known is None:
+            known = self._held_others[key] = {x: others(x) for x in held}
+        return known, {z: others(z) for z in dict.fromkeys(claimed)}
 
 
 def _class_row(r) -> tuple[ClassShare, ClassShare]:
