@@ -194,6 +194,21 @@ def test_a_property_word_inside_a_name_is_not_a_property_word(kg_of):
     assert not any(pid == "P118" for _, _, pid, _ in got)  # "league" here is part of "rugby league"
 
 
+def test_two_mentions_of_one_thing_claim_nothing_of_it_about_itself(kg_of):
+    from conftest import fixture_builders
+
+    fx = fixture_builders()
+    # Wikidata gives a country itself as its country: a sentence naming it twice does not say so.
+    kg = kg_of([
+        fx.entity("Q822", "Lebanon", claims=[("P17", fx.item("Q822", None)), ("P36", fx.item("Q3820", None))]),
+        fx.entity("Q3820", "Beirut", claims=[("P17", fx.item("Q822", None))]),
+        fx.prop("P17", "country", "wikibase-item"), fx.prop("P36", "capital", "wikibase-item"),
+    ])
+    got = claims_of(kg, "Lebanon hosted the games in Beirut, the largest city in Lebanon.")
+    assert ("Lebanon", "Q3820", "P17", "Q822") in got  # what the sentence does say: Beirut lies in Lebanon
+    assert not any(subject == value for _, subject, _, value in got)
+
+
 def test_a_name_after_another_name_and_of_is_part_of_it(mini_kg):
     text = "Douglas Adams once worked for the Bank of England in London."
     mentions = find_mentions(mini_kg, text, split_sentences(text))[0]
