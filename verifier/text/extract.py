@@ -106,7 +106,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
         same = (si, who.entity_id, pid, object_id or text[start:end].lower())  # the same claim said twice
         if reader not in readers or not allowed(pid) or (who.entity_id, pid, start) in seen or same in seen:
             return
-        if object_id is not None and object_id == who.entity_id:
+        if object_id == who.entity_id:
             return  # two mentions of one thing ("Lebanon ... Lebanon"): no text claims that Lebanon's country is Lebanon
         seen.update({(who.entity_id, pid, start), same})
         claims.append(SpanClaim(Claim(id=f"s{si}-{len(claims)}", subject=who.text,
