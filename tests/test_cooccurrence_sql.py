@@ -1,4 +1,4 @@
-"""The co-occurrence test as recheck evaluates it in SQL on a build (remeasure.cooccurrence_outcomes_sql): a claimed
+"""The co-occurrence test as recheck evaluates it in SQL on a build (recooccur.cooccurrence_outcomes_sql): a claimed
 value z is excluded when E reaches MIN_EXPECTED and no subject other than the claim's own holds z beside one of its
 held values x."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from kgcheck.verifier.claims.remeasure import cooccurrence_outcomes_sql
+from kgcheck.verifier.claims.recooccur import cooccurrence_outcomes_sql
 
 
 def _build(directory, both_held_by: list[str]) -> dict[str, str]:
@@ -42,3 +42,83 @@ def test_a_co_holder_other_than_the_claims_own_subject_keeps_the_claimed_value(t
     con.execute("CREATE TABLE open_pairs AS SELECT 1::BIGINT AS claim, 'Qs' AS subject, 'P1' AS property, "
                 "'Z' AS z, 'X' AS x")
     assert con.execute(cooccurrence_outcomes_sql(paths, "open_pairs")).fetchall() == [(1, "P1", refutes)]
+
+
+# -- OLD's co-holders read from NEW's where no changed statement touches them ------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from kgcheck.verifier.claims.measuresql import COOCCURRENCE, flipped_sql  # noqa: E402
+from kgcheck.verifier.claims.recooccur import cooccurrence_flips  # noqa: E402
+
+# Two blocs of subjects that keep their values apart (A/B versus C/D), so that the test both refutes and not.
+BASE = {(f"Q{i}", v) for i in range(30) for v in ("A", "B") if (i + (v == "B")) % 5} | \
+       {(f"Q{i}", v) for i in range(30, 60) for v in ("C", "D") if (i + (v == "D")) % 5}
+CLAIMS = [(1, "Q0", "C"), (2, "Q1", "D"), (3, "Q31", "A"), (4, "Q32", "B"), (5, "Q2", "B"), (6, "Q40", "A")]
+
+
+def _write(directory, held: set) -> str:
+    directory.mkdir()
+    subjects = sorted({s for s, _ in held})
+    per_subject = {s: sum(1 for t, _ in held if t == s) for s in subjects}
+    pq.write_table(pa.table({"subject": subjects, "property": ["P1"] * len(subjects),
+                             "n_best": [per_subject[s] for s in subjects]}), directory / "subject_best.parquet")
+    values = sorted({v for _, v in held})
+    holders = {v: [s for s, w in held if w == v] for v in values}
+    pq.write_table(pa.table({"property": ["P1"] * len(values), "value": values,
+                             "subjects": [len(holders[v]) for v in values],
+                             "several": [sum(per_subject[s] > 1 for s in holders[v]) for v in values]}),
+                   directory / "measure_value.parquet")
+    rows = sorted(held)
+    pq.write_table(pa.table({"entity_id": [v for _, v in rows], "subject": [s for s, _ in rows],
+                             "statement_order": list(range(len(rows))), "property": ["P1"] * len(rows),
+                             "rank": ["normal"] * len(rows)}), directory / "statements_by_object.parquet")
+    return str(directory)
+
+
+edits = st.lists(st.tuples(st.sampled_from([f"Q{i}" for i in range(60)]), st.sampled_from("ABCD")), max_size=12)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edits=edits)
+def test_reading_old_co_holders_from_new_finds_the_same_flips(tmp_path_factory, edits):
+    """Each edit toggles one statement (subject holds value) between OLD (BASE) and NEW; the flips found with
+    OLD's co-holders read from NEW's where nothing changed equal those of the test evaluated in full on each."""
+    root = tmp_path_factory.mktemp("builds")
+    new = set(BASE) ^ set(edits)
+    old_dir, new_dir = _write(root / "old", BASE), _write(root / "new", new)
+    con = duckdb.connect()
+    con.execute("CREATE TABLE measured_keys (claim BIGINT, subject VARCHAR, property VARCHAR, value VARCHAR, "
+                "reached INTEGER)")
+    con.executemany("INSERT INTO measured_keys VALUES (?, ?, 'P1', ?, ?)",
+                    [(c, s, z, COOCCURRENCE) for c, s, z in CLAIMS])
+    subjects = {s for _, s, _ in CLAIMS}
+    con.execute("CREATE TABLE subject_statements (subject VARCHAR, property VARCHAR, entity_id VARCHAR, "
+                "rank VARCHAR)")
+    con.executemany("INSERT INTO subject_statements VALUES (?, 'P1', ?, 'normal')",
+                    sorted(h for h in new if h[0] in subjects))
+    con.execute("CREATE TABLE changed_statements (subject VARCHAR, property VARCHAR, old_entity VARCHAR, "
+                "new_entity VARCHAR, change VARCHAR)")
+    changes = [(s, v, None, "removed") for s, v in BASE - new] + [(s, None, v, "added") for s, v in new - BASE]
+    if changes:
+        con.executemany("INSERT INTO changed_statements VALUES (?, 'P1', ?, ?, ?)", changes)
+    found = cooccurrence_flips(con, old_dir, new_dir)
+    paths = {d: {n: f"{d}/{n}.parquet" for n in ("subject_best", "measure_value", "statements_by_object")}
+             for d in (old_dir, new_dir)}
+    in_full = flipped_sql(*(cooccurrence_outcomes_sql(paths[d], "open_pairs") for d in (old_dir, new_dir)),
+                          "claim, property", "refutes")
+    assert found == {r[0] for r in con.execute(f"SELECT DISTINCT claim FROM ({in_full})").fetchall()}
+
+
+def test_the_blocs_refute_across_and_an_edit_flips_that(tmp_path):
+    """The fixture the property test draws from does exercise the test: claims across the blocs refute on BASE,
+    and a subject holding A beside C in NEW flips claim 1 (Q0 holds A and B, claims C)."""
+    paths = {n: str(tmp_path / "x" / f"{n}.parquet") for n in ("subject_best", "measure_value", "statements_by_object")}
+    _write(tmp_path / "x", BASE)
+    con = duckdb.connect()
+    con.execute("CREATE TABLE open_pairs (claim BIGINT, subject VARCHAR, property VARCHAR, z VARCHAR, x VARCHAR)")
+    con.executemany("INSERT INTO open_pairs VALUES (?, ?, 'P1', ?, ?)",
+                    [(c, s, z, x) for c, s, z in CLAIMS for t, x in sorted(BASE) if t == s])
+    outcomes = dict((c, r) for c, _, r in con.execute(cooccurrence_outcomes_sql(paths, "open_pairs")).fetchall())
+    assert outcomes[1] is True

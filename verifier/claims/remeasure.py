@@ -16,7 +16,7 @@ rows of its values and of the claimed values, or a statement of the property wit
 its by-class test on each build's classes comes out otherwise (reclass.py) (its own statements of the claimed
 property are keyed by recheck.py already). A row counts as changed when the measured test's
 outcome on it changed. A verdict that found nothing exclusive reads co-occurrence too: its test is evaluated
-in SQL on both builds (`cooccurrence_flips`), and the result is re-checked when the outcome differs; so is the
+in SQL on both builds (recooccur.py), and the result is re-checked when the outcome differs; so is the
 trace test (trace.py `trace_flips`). Counts
 that moved without changing any outcome leave the verdict as it was, though the counts its reason quotes and
 its confidence may be stale (bench/diff.py counts those). Not traced: the measures of a namesake the verdict
@@ -29,10 +29,9 @@ import hashlib
 
 from kgcheck.index.measures import INSTANCE_OF, MAX_DEPTH, MEASURE_TABLES, SUBCLASS_OF
 
-from .cooccur import MIN_EXPECTED
-from .facts import MIN_SUBJECTS
-from .measuresql import (BY_CLASS, BY_PROFILE, BY_VALUE, COOCCURRENCE, MEASURED, TESTS_READ, decides_sql, flipped_sql,
+from .measuresql import (BY_CLASS, BY_PROFILE, BY_VALUE, MEASURED, TESTS_READ, decides_sql, flipped_sql,
                          parquet_path)
+from .recooccur import cooccurrence_flips
 from .trace import trace_flips
 from .reclass import class_chain, class_edit_flips, loosest_class_flips, subclass_edges_sql
 
@@ -236,70 +235,6 @@ def _value_outcomes_sql(measure_value: str, held: str) -> str:
         loosest AS (SELECT subject, property, max(share) AS share FROM shared GROUP BY ALL)
         SELECT s.subject, s.property, arg_min(exclusive(s.n, s.k), s.x) AS exclusive
         FROM shared s JOIN loosest l USING (subject, property, share) GROUP BY ALL"""
-
-
-def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
-    """Open verdicts whose co-occurrence test (cooccur.py) comes out otherwise on OLD than on NEW: for each claimed
-    value z the subject does not hold, E = max over its held values x of n(x) n(z) m / N (n: other subjects
-    holding the value, from measure_value; N, m: the property's subjects and share holding several, from
-    subject_best; no test below MIN_SUBJECTS), z excluded when E >= MIN_EXPECTED and no other subject holds z
-    beside any x (statements_by_object); the verdict refutes when every such z is excluded. The subject's own
-    values are NEW's on both sides (subject_statements, made by measured_hits): a change to them is keyed by
-    recheck.py already. Leaves TEMP cooccurrence_refutes_on_new(claim): the claims whose test refutes on NEW."""
-    con.execute("DROP TABLE IF EXISTS cooccurrence_refutes_on_new")
-    paths = {b: {n: parquet_path(d, n) for n in ("subject_best", "measure_value", "statements_by_object")}
-             for b, d in (("old", old_dir), ("new", new_dir))}
-    if any(None in p.values() for p in paths.values()):
-        return set()
-    con.execute(f"""CREATE OR REPLACE TEMP TABLE open_pairs AS
-        WITH k AS (SELECT DISTINCT claim, subject, property, value AS z FROM measured_keys
-                   WHERE reached >= {COOCCURRENCE} AND value IS NOT NULL),
-        held AS (SELECT DISTINCT subject, property, entity_id FROM subject_statements
-                 WHERE rank <> 'deprecated' AND entity_id IS NOT NULL)
-        SELECT k.*, s.entity_id AS x FROM k JOIN held s USING (subject, property)
-        WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject AND h.property = k.property
-                          AND h.entity_id = k.z)""")
-    for build in ("old", "new"):  # each build's outcomes, once: compared, and NEW's read by relisting.py
-        con.execute(f"CREATE OR REPLACE TEMP TABLE cooccurrence_on_{build} AS "
-                    f"{cooccurrence_outcomes_sql(paths[build], 'open_pairs')}")
-    con.execute("""CREATE OR REPLACE TEMP TABLE cooccurrence_refutes_on_new AS
-                   SELECT DISTINCT claim FROM cooccurrence_on_new WHERE refutes""")
-    flipped = flipped_sql("FROM cooccurrence_on_old", "FROM cooccurrence_on_new", "claim, property", "refutes")
-    return {r[0] for r in con.execute(f"SELECT DISTINCT claim FROM ({flipped})").fetchall()}
-
-
-def cooccurrence_outcomes_sql(paths: dict[str, str], pairs: str) -> str:
-    """SQL of (claim, property, refutes) per (claim, property) of the PAIRS table (open_pairs' columns: claim,
-    subject, property, z, x): does the co-occurrence test refute on the build whose subject_best, measure_value and
-    statements_by_object PATHS gives (cooccurrence_flips)? Pairs the test does not reach are left out (they do not
-    refute)."""
-    return f"""
-        WITH overall AS (SELECT property, count(*) AS n, count_if(n_best > 1) AS k
-                         FROM read_parquet('{paths["subject_best"]}')
-                         WHERE property IN (SELECT property FROM {pairs}) GROUP BY 1),
-        counts AS (SELECT property, value, subjects FROM read_parquet('{paths["measure_value"]}')
-                   WHERE value IN (SELECT x FROM {pairs} UNION SELECT z FROM {pairs})),
-        expected AS (SELECT q.claim, q.subject, q.property, q.z,
-                            max((coalesce(cx.subjects, 1) - 1) * cz.subjects * o.k / o.n / o.n) AS e
-                     FROM {pairs} q JOIN overall o ON o.property = q.property AND o.n >= {MIN_SUBJECTS}
-                     JOIN counts cz ON cz.property = q.property AND cz.value = q.z AND cz.subjects > 0
-                     LEFT JOIN counts cx ON cx.property = q.property AND cx.value = q.x
-                     GROUP BY ALL),
-        asked AS (SELECT q.* FROM {pairs} q JOIN expected e USING (claim, subject, property, z)
-                  WHERE e.e >= {MIN_EXPECTED}),
-        vals AS (SELECT DISTINCT property, entity_id, subject FROM read_parquet('{paths["statements_by_object"]}')
-                 WHERE entity_id IN (SELECT x FROM asked UNION SELECT z FROM asked) AND rank <> 'deprecated'),
-        -- the holders of both x and z, per distinct (property, x, z) rather than per claim (many claims share
-        -- a popular x): the first and last of them tell whether one is not the claim's own subject
-        co_held AS (SELECT t.property, t.x, t.z, min(a.subject) AS first, max(a.subject) AS last
-                    FROM (SELECT DISTINCT property, x, z FROM asked) t
-                    JOIN vals a ON a.property = t.property AND a.entity_id = t.x
-                    JOIN vals b ON b.property = t.property AND b.entity_id = t.z AND b.subject = a.subject
-                    GROUP BY ALL),
-        seen AS (SELECT DISTINCT q.claim, q.property, q.z FROM asked q JOIN co_held h USING (property, x, z)
-                 WHERE h.first <> q.subject OR h.last <> q.subject)
-        SELECT e.claim, e.property, bool_and(e.e >= {MIN_EXPECTED} AND s.z IS NULL) AS refutes
-        FROM expected e LEFT JOIN seen s USING (claim, property, z) GROUP BY 1, 2"""
 
 
 def measure_inputs_changed(con) -> tuple[set[str], bool]:

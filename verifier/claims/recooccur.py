@@ -1,0 +1,126 @@
+"""The co-occurrence test (cooccur.py) of open verdicts, evaluated in SQL on both builds of a recheck.
+
+For each claimed value z the subject does not hold, E = max over its held values x of n(x) n(z) m / N (n: other
+subjects holding the value, from measure_value; N, m: the property's subjects and the share holding several, from
+subject_best; no test below MIN_SUBJECTS); z is excluded when E >= MIN_EXPECTED and no other subject holds z beside
+any x (statements_by_object); the verdict refutes when every such z is excluded.
+
+The costly part is who holds both x and z (`co_held`: a join over every holder of popular values). It differs
+between the builds only for the (property, x, z) whose (property, x) or (property, z) a changed statement touches,
+so OLD's is counted only there, and where NEW did not ask, and read from NEW's elsewhere.
+"""
+from __future__ import annotations
+
+from .cooccur import MIN_EXPECTED
+from .facts import MIN_SUBJECTS
+from .measuresql import COOCCURRENCE, flipped_sql, parquet_path
+
+_TABLES = ("subject_best", "measure_value", "statements_by_object")
+# Changes that move who holds a value (statements_by_object keeps subject, property, entity and rank).
+_HOLDING_CHANGES = "('added', 'removed', 'value', 'rank')"
+
+
+def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
+    """Open verdicts whose co-occurrence test comes out otherwise on OLD than on NEW. The subject's own values are
+    NEW's on both sides (subject_statements, made by remeasure.measured_hits): a change to them is keyed by
+    recheck.py already. Needs the diff's changed_statements. Leaves TEMP cooccurrence_refutes_on_new(claim): the
+    claims whose test refutes on NEW (relisting.py reads it)."""
+    con.execute("DROP TABLE IF EXISTS cooccurrence_refutes_on_new")
+    paths = {b: {n: parquet_path(d, n) for n in _TABLES} for b, d in (("old", old_dir), ("new", new_dir))}
+    if any(None in p.values() for p in paths.values()):
+        return set()
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE open_pairs AS
+        WITH k AS (SELECT DISTINCT claim, subject, property, value AS z FROM measured_keys
+                   WHERE reached >= {COOCCURRENCE} AND value IS NOT NULL),
+        held AS (SELECT DISTINCT subject, property, entity_id FROM subject_statements
+                 WHERE rank <> 'deprecated' AND entity_id IS NOT NULL)
+        SELECT k.*, s.entity_id AS x FROM k JOIN held s USING (subject, property)
+        WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject AND h.property = k.property
+                          AND h.entity_id = k.z)""")
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE touched_values AS
+        SELECT DISTINCT property, entity FROM (
+            SELECT property, old_entity AS entity FROM changed_statements WHERE change IN {_HOLDING_CHANGES}
+            UNION ALL SELECT property, new_entity FROM changed_statements WHERE change IN {_HOLDING_CHANGES})
+        WHERE entity IS NOT NULL""")
+    _outcomes(con, paths["new"], "new")
+    _outcomes(con, paths["old"], "old", reuse="new")
+    con.execute("""CREATE OR REPLACE TEMP TABLE cooccurrence_refutes_on_new AS
+                   SELECT DISTINCT claim FROM cooccurrence_on_new WHERE refutes""")
+    flipped = flipped_sql("FROM cooccurrence_on_old", "FROM cooccurrence_on_new", "claim, property", "refutes")
+    return {r[0] for r in con.execute(f"SELECT DISTINCT claim FROM ({flipped})").fetchall()}
+
+
+def _outcomes(con, paths: dict[str, str], build: str, reuse: str | None = None) -> None:
+    """TEMP cooccurrence_on_BUILD(claim, property, refutes) over open_pairs, with its expectations, asked triples and
+    co-holders as TEMP tables; with REUSE (the other build, done first), its co-holders of the triples both builds
+    ask and no changed statement touches (touched_values)."""
+    con.execute(f"CREATE OR REPLACE TEMP TABLE expected_{build} AS {expected_sql(paths, 'open_pairs')}")
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE asked_{build} AS SELECT DISTINCT q.property, q.x, q.z
+                    FROM open_pairs q JOIN expected_{build} e USING (claim, subject, property, z)
+                    WHERE e.e >= {MIN_EXPECTED}""")
+    if reuse is None:
+        con.execute(f"CREATE OR REPLACE TEMP TABLE co_held_{build} AS {co_held_sql(paths, f'asked_{build}')}")
+    else:
+        con.execute(f"""CREATE OR REPLACE TEMP TABLE same_{build} AS
+            SELECT * FROM (SELECT * FROM asked_{build} INTERSECT SELECT * FROM asked_{reuse}) t
+            WHERE NOT EXISTS (SELECT 1 FROM touched_values v WHERE v.property = t.property
+                              AND v.entity IN (t.x, t.z))""")
+        con.execute(f"""CREATE OR REPLACE TEMP TABLE fresh_{build} AS
+                        SELECT * FROM asked_{build} EXCEPT SELECT * FROM same_{build}""")
+        con.execute(f"""CREATE OR REPLACE TEMP TABLE co_held_{build} AS
+            {co_held_sql(paths, f'fresh_{build}')}
+            UNION ALL SELECT h.* FROM co_held_{reuse} h JOIN same_{build} USING (property, x, z)""")
+    con.execute(f"CREATE OR REPLACE TEMP TABLE cooccurrence_on_{build} AS "
+                f"{refutes_sql('open_pairs', f'expected_{build}', f'co_held_{build}')}")
+
+
+def cooccurrence_outcomes_sql(paths: dict[str, str], pairs: str) -> str:
+    """SQL of (claim, property, refutes) per (claim, property) of the PAIRS table (open_pairs' columns: claim,
+    subject, property, z, x): does the co-occurrence test refute on the build whose subject_best, measure_value and
+    statements_by_object PATHS gives? Pairs the test does not reach are left out (they do not refute)."""
+    return f"""WITH expected AS ({expected_sql(paths, pairs)}),
+        asked AS (SELECT DISTINCT q.property, q.x, q.z FROM {pairs} q JOIN expected e USING (claim, subject, property, z)
+                  WHERE e.e >= {MIN_EXPECTED}),
+        co_held AS ({co_held_sql(paths, 'asked')})
+        {refutes_sql(pairs, 'expected', 'co_held')}"""
+
+
+def expected_sql(paths: dict[str, str], pairs: str) -> str:
+    """(claim, subject, property, z, e): the largest expectation over the held values, per claimed value."""
+    return f"""
+        WITH overall AS (SELECT property, count(*) AS n, count_if(n_best > 1) AS k
+                         FROM read_parquet('{paths["subject_best"]}')
+                         WHERE property IN (SELECT property FROM {pairs}) GROUP BY 1),
+        counts AS (SELECT property, value, subjects FROM read_parquet('{paths["measure_value"]}')
+                   WHERE value IN (SELECT x FROM {pairs} UNION SELECT z FROM {pairs}))
+        SELECT q.claim, q.subject, q.property, q.z,
+               max((coalesce(cx.subjects, 1) - 1) * cz.subjects * o.k / o.n / o.n) AS e
+        FROM {pairs} q JOIN overall o ON o.property = q.property AND o.n >= {MIN_SUBJECTS}
+        JOIN counts cz ON cz.property = q.property AND cz.value = q.z AND cz.subjects > 0
+        LEFT JOIN counts cx ON cx.property = q.property AND cx.value = q.x
+        GROUP BY ALL"""
+
+
+def co_held_sql(paths: dict[str, str], triples: str) -> str:
+    """(property, x, z, first, last): the holders of both x and z, per distinct triple of TRIPLES rather than per
+    claim (many claims share a popular x); the first and last tell whether one is not the claim's own subject."""
+    return f"""
+        WITH vals AS (SELECT DISTINCT property, entity_id, subject
+                      FROM read_parquet('{paths["statements_by_object"]}')
+                      WHERE entity_id IN (SELECT x FROM {triples} UNION SELECT z FROM {triples})
+                      AND rank <> 'deprecated')
+        SELECT t.property, t.x, t.z, min(a.subject) AS first, max(a.subject) AS last
+        FROM {triples} t
+        JOIN vals a ON a.property = t.property AND a.entity_id = t.x
+        JOIN vals b ON b.property = t.property AND b.entity_id = t.z AND b.subject = a.subject
+        GROUP BY ALL"""
+
+
+def refutes_sql(pairs: str, expected: str, co_held: str) -> str:
+    """(claim, property, refutes): every claimed value reaching MIN_EXPECTED and held beside no x by another subject."""
+    return f"""
+        SELECT e.claim, e.property, bool_and(e.e >= {MIN_EXPECTED} AND s.z IS NULL) AS refutes
+        FROM {expected} e LEFT JOIN (
+            SELECT DISTINCT q.claim, q.property, q.z FROM {pairs} q JOIN {co_held} h USING (property, x, z)
+            WHERE h.first <> q.subject OR h.last <> q.subject) s USING (claim, property, z)
+        GROUP BY 1, 2"""
