@@ -156,3 +156,15 @@ def test_a_name_joined_by_a_slash_is_one_name():
     text = "DG/UX is a discontinued Unix operating system."
     assert [(m.text, m.entity_id) for ms in find_mentions(SlashKG(), text, split_sentences(text)) for m in ms] == \
         [("DG/UX", "Q1172217"), ("Unix", "Q11368")]
+
+
+class TwoLetterKG(NamesakeKG):
+    """'us' is an alias of the United States, 'fencer' a label of the occupation."""
+    LABELS = {"us": [("Q30", 300, 9, "alias")], "fencer": [("Q13381863", 20, 3, "label")]}
+
+
+def test_a_two_letter_lower_case_word_is_no_name():
+    text = "Some of us know a fencer."
+    weak: dict = {}
+    find_mentions(TwoLetterKG(), text, split_sentences(text), None, weak)
+    assert [text[s:e] for s, e, _ in weak[0]] == ["fencer"]

@@ -188,7 +188,8 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
         if not cands:
             continue
         if not _cased(span) or _inside_longer_name(text, s, e, words[si]):
-            if weak is not None:
+            # A lower-case two-letter word ("de", "no", "us") is a function word far more often than a name.
+            if weak is not None and (len(span) > 2 or _cased(span)):
                 weak.setdefault(si, []).append((s, e, [c[0] for c in cands]))
             continue
         if any(not (e <= cs or s >= ce) for cs, ce, *_ in chosen[si]):
