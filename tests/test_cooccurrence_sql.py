@@ -54,7 +54,8 @@ from kgcheck.verifier.claims.recooccur import cooccurrence_flips  # noqa: E402
 
 # Two blocs of subjects that keep their values apart (A/B versus C/D), so that the test both refutes and not.
 BASE = {(f"Q{i}", v) for i in range(30) for v in ("A", "B") if (i + (v == "B")) % 5} | \
-       {(f"Q{i}", v) for i in range(30, 60) for v in ("C", "D") if (i + (v == "D")) % 5}
+       {(f"Q{i}", v) for i in range(30, 60) for v in ("C", "D") if (i + (v == "D")) % 5} | {("Q5", "C")}
+# Q5 holds B and C: OLD's only co-holder of the two, which an edit may take away (then only OLD's statements say so).
 CLAIMS = [(1, "Q0", "C"), (2, "Q1", "D"), (3, "Q31", "A"), (4, "Q32", "B"), (5, "Q2", "B"), (6, "Q40", "A")]
 
 
@@ -77,7 +78,9 @@ def _write(directory, held: set) -> str:
     return str(directory)
 
 
-edits = st.lists(st.tuples(st.sampled_from([f"Q{i}" for i in range(60)]), st.sampled_from("ABCD")), max_size=12)
+# Edits of the claims' subjects, of Q5 and of a few others, so that most examples move an outcome.
+edits = st.lists(st.tuples(st.sampled_from(["Q0", "Q1", "Q2", "Q3", "Q5", "Q7", "Q30", "Q31", "Q32", "Q35", "Q40", "Q44"]),
+                           st.sampled_from("ABCD")), max_size=8)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -112,13 +115,18 @@ def test_reading_old_co_holders_from_new_finds_the_same_flips(tmp_path_factory, 
 
 
 def test_the_blocs_refute_across_and_an_edit_flips_that(tmp_path):
-    """The fixture the property test draws from does exercise the test: claims across the blocs refute on BASE,
-    and a subject holding A beside C in NEW flips claim 1 (Q0 holds A and B, claims C)."""
-    paths = {n: str(tmp_path / "x" / f"{n}.parquet") for n in ("subject_best", "measure_value", "statements_by_object")}
-    _write(tmp_path / "x", BASE)
-    con = duckdb.connect()
-    con.execute("CREATE TABLE open_pairs (claim BIGINT, subject VARCHAR, property VARCHAR, z VARCHAR, x VARCHAR)")
-    con.executemany("INSERT INTO open_pairs VALUES (?, ?, 'P1', ?, ?)",
-                    [(c, s, z, x) for c, s, z in CLAIMS for t, x in sorted(BASE) if t == s])
-    outcomes = dict((c, r) for c, _, r in con.execute(cooccurrence_outcomes_sql(paths, "open_pairs")).fetchall())
-    assert outcomes[1] is True
+    """The fixture the property test draws from does exercise the test: a claim across the blocs refutes (claim 2:
+    Q1 holds A and B, claims D), unless another subject holds both (claim 1: Q0 holds B, claims C, which Q5 holds
+    beside B); taking C from Q5 makes claim 1 refute — a flip only OLD's statements show."""
+    def outcomes(held, name):
+        paths = {n: str(tmp_path / name / f"{n}.parquet") for n in ("subject_best", "measure_value", "statements_by_object")}
+        _write(tmp_path / name, held)
+        con = duckdb.connect()
+        con.execute("CREATE TABLE open_pairs (claim BIGINT, subject VARCHAR, property VARCHAR, z VARCHAR, x VARCHAR)")
+        con.executemany("INSERT INTO open_pairs VALUES (?, ?, 'P1', ?, ?)",
+                        [(c, s, z, x) for c, s, z in CLAIMS for t, x in sorted(held) if t == s])
+        return {c: r for c, _, r in con.execute(cooccurrence_outcomes_sql(paths, "open_pairs")).fetchall()}
+
+    base = outcomes(BASE, "base")
+    assert (base[1], base[2]) == (False, True)
+    assert outcomes(BASE - {("Q5", "C")}, "edited")[1] is True

@@ -5,9 +5,10 @@ subjects holding the value, from measure_value; N, m: the property's subjects an
 subject_best; no test below MIN_SUBJECTS); z is excluded when E >= MIN_EXPECTED and no other subject holds z beside
 any x (statements_by_object); the verdict refutes when every such z is excluded.
 
-The costly part is who holds both x and z (`co_held`: a join over every holder of popular values). It differs
-between the builds only for the (property, x, z) whose (property, x) or (property, z) a changed statement touches,
-so OLD's is counted only there, and where NEW did not ask, and read from NEW's elsewhere.
+The costly part is who holds both x and z (`co_held`: a join over every holder of popular values). It can differ
+between the builds only for the (property, x, z) that a subject with a changed statement of the property may hold
+both values of (on NEW or as a changed statement's old value), so OLD's is counted only there, and where NEW did not
+ask, and read from NEW's elsewhere: an edit to one film's countries does not recount every pair of countries.
 """
 from __future__ import annotations
 
@@ -37,11 +38,8 @@ def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
         SELECT k.*, s.entity_id AS x FROM k JOIN held s USING (subject, property)
         WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject AND h.property = k.property
                           AND h.entity_id = k.z)""")
-    con.execute(f"""CREATE OR REPLACE TEMP TABLE touched_values AS
-        SELECT DISTINCT property, entity FROM (
-            SELECT property, old_entity AS entity FROM changed_statements WHERE change IN {_HOLDING_CHANGES}
-            UNION ALL SELECT property, new_entity FROM changed_statements WHERE change IN {_HOLDING_CHANGES})
-        WHERE entity IS NOT NULL""")
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE changed_holdings AS SELECT DISTINCT subject, property
+                    FROM changed_statements WHERE change IN {_HOLDING_CHANGES}""")
     _outcomes(con, paths["new"], "new")
     _outcomes(con, paths["old"], "old", reuse="new")
     con.execute("""CREATE OR REPLACE TEMP TABLE cooccurrence_refutes_on_new AS
@@ -51,25 +49,50 @@ def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
 
 
 def _outcomes(con, paths: dict[str, str], build: str, reuse: str | None = None) -> None:
-    """TEMP cooccurrence_on_BUILD(claim, property, refutes) over open_pairs, with its expectations, asked triples and
-    co-holders as TEMP tables; with REUSE (the other build, done first), its co-holders of the triples both builds
-    ask and no changed statement touches (touched_values)."""
+    """TEMP cooccurrence_on_BUILD(claim, property, refutes) over open_pairs, with its expectations, asked triples,
+    holders of their values (vals_BUILD) and co-holders as TEMP tables; with REUSE (the other build, done first), its
+    co-holders of the triples both builds ask that no changed subject can hold both values of."""
     con.execute(f"CREATE OR REPLACE TEMP TABLE expected_{build} AS {expected_sql(paths, 'open_pairs')}")
     con.execute(f"""CREATE OR REPLACE TEMP TABLE asked_{build} AS SELECT DISTINCT q.property, q.x, q.z
                     FROM open_pairs q JOIN expected_{build} e USING (claim, subject, property, z)
                     WHERE e.e >= {MIN_EXPECTED}""")
     if reuse is None:
-        con.execute(f"CREATE OR REPLACE TEMP TABLE co_held_{build} AS {co_held_sql(paths, f'asked_{build}')}")
+        # steady: a subject whose statements of the property did not change holds both values. It does on either
+        # build, and it is no claim's subject (a claimed value is one its subject does not hold on NEW): the test
+        # sees a co-holder on both builds, whatever the changed subjects hold.
+        con.execute(f"""CREATE OR REPLACE TEMP TABLE vals_{build} AS
+            SELECT v.*, c.subject IS NULL AS steady FROM ({vals_sql(paths, f'asked_{build}')}) v
+            LEFT JOIN changed_holdings c USING (subject, property)""")
+        con.execute(f"""CREATE OR REPLACE TEMP TABLE co_held_{build} AS
+            SELECT t.property, t.x, t.z, min(a.subject) AS first, max(a.subject) AS last,
+                   bool_or(a.steady) AS steady
+            FROM asked_{build} t
+            JOIN vals_{build} a ON a.property = t.property AND a.entity_id = t.x
+            JOIN vals_{build} b ON b.property = t.property AND b.entity_id = t.z AND b.subject = a.subject
+            GROUP BY ALL""")  # a row's steady is its subject's and property's: a's is b's
     else:
+        # A subject whose statements of the property did not change holds the same values on both builds; one whose
+        # statements did holds on either build at most what it holds on REUSE and its changed statements' old values.
+        # A triple none of them can hold both values of has the same co-holders on both builds; a steady one has
+        # the same outcome.
         con.execute(f"""CREATE OR REPLACE TEMP TABLE same_{build} AS
-            SELECT * FROM (SELECT * FROM asked_{build} INTERSECT SELECT * FROM asked_{reuse}) t
-            WHERE NOT EXISTS (SELECT 1 FROM touched_values v WHERE v.property = t.property
-                              AND v.entity IN (t.x, t.z))""")
+            WITH may_hold AS (SELECT v.subject, v.property, v.entity_id FROM vals_{reuse} v WHERE NOT v.steady
+                              UNION SELECT subject, property, old_entity FROM changed_statements
+                              WHERE change IN {_HOLDING_CHANGES} AND old_entity IS NOT NULL),
+            asked_both AS (SELECT * FROM asked_{build} INTERSECT SELECT * FROM asked_{reuse}),
+            moved AS (SELECT DISTINCT t.property, t.x, t.z FROM asked_both t
+                      JOIN may_hold a ON a.property = t.property AND a.entity_id = t.x
+                      JOIN may_hold b ON b.property = t.property AND b.entity_id = t.z AND b.subject = a.subject
+                      WHERE NOT EXISTS (SELECT 1 FROM co_held_{reuse} h WHERE h.steady AND h.property = t.property
+                                        AND h.x = t.x AND h.z = t.z))
+            SELECT * FROM asked_both EXCEPT SELECT * FROM moved""")
         con.execute(f"""CREATE OR REPLACE TEMP TABLE fresh_{build} AS
                         SELECT * FROM asked_{build} EXCEPT SELECT * FROM same_{build}""")
+        con.execute(f"CREATE OR REPLACE TEMP TABLE vals_{build} AS {vals_sql(paths, f'fresh_{build}')}")
         con.execute(f"""CREATE OR REPLACE TEMP TABLE co_held_{build} AS
-            {co_held_sql(paths, f'fresh_{build}')}
-            UNION ALL SELECT h.* FROM co_held_{reuse} h JOIN same_{build} USING (property, x, z)""")
+            {co_held_sql(f'fresh_{build}', f'vals_{build}')}
+            UNION ALL SELECT h.property, h.x, h.z, h.first, h.last FROM co_held_{reuse} h
+                      JOIN same_{build} USING (property, x, z)""")
     con.execute(f"CREATE OR REPLACE TEMP TABLE cooccurrence_on_{build} AS "
                 f"{refutes_sql('open_pairs', f'expected_{build}', f'co_held_{build}')}")
 
@@ -81,7 +104,8 @@ def cooccurrence_outcomes_sql(paths: dict[str, str], pairs: str) -> str:
     return f"""WITH expected AS ({expected_sql(paths, pairs)}),
         asked AS (SELECT DISTINCT q.property, q.x, q.z FROM {pairs} q JOIN expected e USING (claim, subject, property, z)
                   WHERE e.e >= {MIN_EXPECTED}),
-        co_held AS ({co_held_sql(paths, 'asked')})
+        vals AS ({vals_sql(paths, 'asked')}),
+        co_held AS ({co_held_sql('asked', 'vals')})
         {refutes_sql(pairs, 'expected', 'co_held')}"""
 
 
@@ -101,18 +125,21 @@ def expected_sql(paths: dict[str, str], pairs: str) -> str:
         GROUP BY ALL"""
 
 
-def co_held_sql(paths: dict[str, str], triples: str) -> str:
-    """(property, x, z, first, last): the holders of both x and z, per distinct triple of TRIPLES rather than per
-    claim (many claims share a popular x); the first and last tell whether one is not the claim's own subject."""
+def vals_sql(paths: dict[str, str], triples: str) -> str:
+    """(property, entity_id, subject): who holds the values of TRIPLES (statements_by_object, deprecated left out)."""
+    return f"""SELECT DISTINCT property, entity_id, subject FROM read_parquet('{paths["statements_by_object"]}')
+               WHERE entity_id IN (SELECT x FROM {triples} UNION SELECT z FROM {triples}) AND rank <> 'deprecated'"""
+
+
+def co_held_sql(triples: str, vals: str) -> str:
+    """(property, x, z, first, last): the holders of both x and z (VALS: vals_sql's rows), per distinct triple of
+    TRIPLES rather than per claim (many claims share a popular x); the first and last tell whether one is not the
+    claim's own subject."""
     return f"""
-        WITH vals AS (SELECT DISTINCT property, entity_id, subject
-                      FROM read_parquet('{paths["statements_by_object"]}')
-                      WHERE entity_id IN (SELECT x FROM {triples} UNION SELECT z FROM {triples})
-                      AND rank <> 'deprecated')
         SELECT t.property, t.x, t.z, min(a.subject) AS first, max(a.subject) AS last
         FROM {triples} t
-        JOIN vals a ON a.property = t.property AND a.entity_id = t.x
-        JOIN vals b ON b.property = t.property AND b.entity_id = t.z AND b.subject = a.subject
+        JOIN {vals} a ON a.property = t.property AND a.entity_id = t.x
+        JOIN {vals} b ON b.property = t.property AND b.entity_id = t.z AND b.subject = a.subject
         GROUP BY ALL"""
 
 
