@@ -44,18 +44,11 @@ def test_a_co_holder_other_than_the_claims_own_subject_keeps_the_claimed_value(t
     assert con.execute(cooccurrence_outcomes_sql(paths, "open_pairs")).fetchall() == [(1, "P1", refutes)]
 
 
-# -- OLD's co-holders read from NEW's where no changed statement touches them ------------------------------------
+# -- counts computed from a whole build: two blocs of subjects that keep their values apart (A/B versus C/D) ----------
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from kgcheck.verifier.claims.measuresql import COOCCURRENCE, flipped_sql  # noqa: E402
-from kgcheck.verifier.claims.recooccur import cooccurrence_flips  # noqa: E402
-
-# Two blocs of subjects that keep their values apart (A/B versus C/D), so that the test both refutes and not.
 BASE = {(f"Q{i}", v) for i in range(30) for v in ("A", "B") if (i + (v == "B")) % 5} | \
        {(f"Q{i}", v) for i in range(30, 60) for v in ("C", "D") if (i + (v == "D")) % 5} | {("Q5", "C")}
-# Q5 holds B and C: OLD's only co-holder of the two, which an edit may take away (then only OLD's statements say so).
+# Q5 holds B and C: the one subject bridging the blocs.
 CLAIMS = [(1, "Q0", "C"), (2, "Q1", "D"), (3, "Q31", "A"), (4, "Q32", "B"), (5, "Q2", "B"), (6, "Q40", "A")]
 
 
@@ -78,46 +71,10 @@ def _write(directory, held: set) -> str:
     return str(directory)
 
 
-# Edits of the claims' subjects, of Q5 and of a few others, so that most examples move an outcome.
-edits = st.lists(st.tuples(st.sampled_from(["Q0", "Q1", "Q2", "Q3", "Q5", "Q7", "Q30", "Q31", "Q32", "Q35", "Q40", "Q44"]),
-                           st.sampled_from("ABCD")), max_size=8)
-
-
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(edits=edits)
-def test_reading_old_co_holders_from_new_finds_the_same_flips(tmp_path_factory, edits):
-    """Each edit toggles one statement (subject holds value) between OLD (BASE) and NEW; the flips found with
-    OLD's co-holders read from NEW's where nothing changed equal those of the test evaluated in full on each."""
-    root = tmp_path_factory.mktemp("builds")
-    new = set(BASE) ^ set(edits)
-    old_dir, new_dir = _write(root / "old", BASE), _write(root / "new", new)
-    con = duckdb.connect()
-    con.execute("CREATE TABLE measured_keys (claim BIGINT, subject VARCHAR, property VARCHAR, value VARCHAR, "
-                "reached INTEGER)")
-    con.executemany("INSERT INTO measured_keys VALUES (?, ?, 'P1', ?, ?)",
-                    [(c, s, z, COOCCURRENCE) for c, s, z in CLAIMS])
-    subjects = {s for _, s, _ in CLAIMS}
-    con.execute("CREATE TABLE subject_statements (subject VARCHAR, property VARCHAR, entity_id VARCHAR, "
-                "rank VARCHAR)")
-    con.executemany("INSERT INTO subject_statements VALUES (?, 'P1', ?, 'normal')",
-                    sorted(h for h in new if h[0] in subjects))
-    con.execute("CREATE TABLE changed_statements (subject VARCHAR, property VARCHAR, old_entity VARCHAR, "
-                "new_entity VARCHAR, change VARCHAR)")
-    changes = [(s, v, None, "removed") for s, v in BASE - new] + [(s, None, v, "added") for s, v in new - BASE]
-    if changes:
-        con.executemany("INSERT INTO changed_statements VALUES (?, 'P1', ?, ?, ?)", changes)
-    found = cooccurrence_flips(con, old_dir, new_dir)
-    paths = {d: {n: f"{d}/{n}.parquet" for n in ("subject_best", "measure_value", "statements_by_object")}
-             for d in (old_dir, new_dir)}
-    in_full = flipped_sql(*(cooccurrence_outcomes_sql(paths[d], "open_pairs") for d in (old_dir, new_dir)),
-                          "claim, property", "refutes")
-    assert found == {r[0] for r in con.execute(f"SELECT DISTINCT claim FROM ({in_full})").fetchall()}
-
-
-def test_the_blocs_refute_across_and_an_edit_flips_that(tmp_path):
-    """The fixture the property test draws from does exercise the test: a claim across the blocs refutes (claim 2:
-    Q1 holds A and B, claims D), unless another subject holds both (claim 1: Q0 holds B, claims C, which Q5 holds
-    beside B); taking C from Q5 makes claim 1 refute — a flip only OLD's statements show."""
+def test_a_claim_across_the_blocs_refutes_unless_another_subject_bridges_them(tmp_path):
+    """A claim across the blocs refutes (claim 2: Q1 holds A and B, claims D; E = 23 * 24 * 37 / 60^2 = 5.7), unless
+    another subject holds both values (claim 1: Q0 holds B, claims C, which Q5 holds beside B); an edit taking C from
+    Q5 makes claim 1 refute — the flip a recheck must find from the other subject's statements alone."""
     def outcomes(held, name):
         paths = {n: str(tmp_path / name / f"{n}.parquet") for n in ("subject_best", "measure_value", "statements_by_object")}
         _write(tmp_path / name, held)

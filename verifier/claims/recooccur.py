@@ -5,12 +5,8 @@ subjects holding the value, from measure_value; N, m: the property's subjects an
 subject_best; no test below MIN_SUBJECTS); z is excluded when E >= MIN_EXPECTED and no other subject holds z beside
 any x (statements_by_object); the verdict refutes when every such z is excluded.
 
-The costly part is who holds both x and z (`co_held`: a join over every holder of popular values). It can differ
-between the builds only for the (property, x, z) that a subject with a changed statement of the property may hold
-both values of (on NEW or as a changed statement's old value) — and the outcome not even there when a subject whose
-statements of the property did not change holds both (it does on both builds, and it is no claim's subject). So OLD's
-is counted only for the rest and where NEW did not ask, and read from NEW's elsewhere: an edit to one film's countries
-does not recount every pair of countries (the 100,000-claim pipeline of bench/diff.py: 3,639 of 33,731 triples).
+Each build's outcome is one query; a recount of only the triples an edit can move was measured and dropped twice
+(bench/HISTORY.md, 2026-11-25 and 2026-11-28: ~0.07 s of 0.8 s saved, for three more tables of logic).
 """
 from __future__ import annotations
 
@@ -19,15 +15,13 @@ from .facts import MIN_SUBJECTS
 from .measuresql import COOCCURRENCE, flipped_sql, parquet_path
 
 _TABLES = ("subject_best", "measure_value", "statements_by_object")
-# Changes that move who holds a value (statements_by_object keeps subject, property, entity and rank).
-_HOLDING_CHANGES = "('added', 'removed', 'value', 'rank')"
 
 
 def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
     """Open verdicts whose co-occurrence test comes out otherwise on OLD than on NEW. The subject's own values are
     NEW's on both sides (subject_statements, made by remeasure.measured_hits): a change to them is keyed by
-    recheck.py already. Needs the diff's changed_statements. Leaves TEMP cooccurrence_refutes_on_new(claim): the
-    claims whose test refutes on NEW (relisting.py reads it)."""
+    recheck.py already. Leaves TEMP cooccurrence_refutes_on_new(claim): the claims whose test refutes on NEW
+    (relisting.py reads it)."""
     con.execute("DROP TABLE IF EXISTS cooccurrence_refutes_on_new")
     paths = {b: {n: parquet_path(d, n) for n in _TABLES} for b, d in (("old", old_dir), ("new", new_dir))}
     if any(None in p.values() for p in paths.values()):
@@ -40,63 +34,13 @@ def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
         SELECT k.*, s.entity_id AS x FROM k JOIN held s USING (subject, property)
         WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject AND h.property = k.property
                           AND h.entity_id = k.z)""")
-    con.execute(f"""CREATE OR REPLACE TEMP TABLE changed_holdings AS SELECT DISTINCT subject, property
-                    FROM changed_statements WHERE change IN {_HOLDING_CHANGES}""")
-    _outcomes(con, paths["new"], "new")
-    _outcomes(con, paths["old"], "old", reuse="new")
+    for build in ("old", "new"):  # each build's outcomes, once: compared, and NEW's read by relisting.py
+        con.execute(f"CREATE OR REPLACE TEMP TABLE cooccurrence_on_{build} AS "
+                    f"{cooccurrence_outcomes_sql(paths[build], 'open_pairs')}")
     con.execute("""CREATE OR REPLACE TEMP TABLE cooccurrence_refutes_on_new AS
                    SELECT DISTINCT claim FROM cooccurrence_on_new WHERE refutes""")
     flipped = flipped_sql("FROM cooccurrence_on_old", "FROM cooccurrence_on_new", "claim, property", "refutes")
     return {r[0] for r in con.execute(f"SELECT DISTINCT claim FROM ({flipped})").fetchall()}
-
-
-def _outcomes(con, paths: dict[str, str], build: str, reuse: str | None = None) -> None:
-    """TEMP cooccurrence_on_BUILD(claim, property, refutes) over open_pairs, with its expectations, asked triples,
-    holders of their values (vals_BUILD) and co-holders as TEMP tables; with REUSE (the other build, done first), its
-    co-holders of the triples both builds ask whose outcome no changed subject can move."""
-    con.execute(f"CREATE OR REPLACE TEMP TABLE expected_{build} AS {expected_sql(paths, 'open_pairs')}")
-    con.execute(f"""CREATE OR REPLACE TEMP TABLE asked_{build} AS SELECT DISTINCT q.property, q.x, q.z
-                    FROM open_pairs q JOIN expected_{build} e USING (claim, subject, property, z)
-                    WHERE e.e >= {MIN_EXPECTED}""")
-    if reuse is None:
-        # steady: a subject whose statements of the property did not change holds both values. It does on either
-        # build, and it is no claim's subject (a claimed value is one its subject does not hold on NEW): the test
-        # sees a co-holder on both builds, whatever the changed subjects hold.
-        con.execute(f"""CREATE OR REPLACE TEMP TABLE vals_{build} AS
-            SELECT v.*, c.subject IS NULL AS steady FROM ({vals_sql(paths, f'asked_{build}')}) v
-            LEFT JOIN changed_holdings c USING (subject, property)""")
-        con.execute(f"""CREATE OR REPLACE TEMP TABLE co_held_{build} AS
-            SELECT t.property, t.x, t.z, min(a.subject) AS first, max(a.subject) AS last,
-                   bool_or(a.steady) AS steady
-            FROM asked_{build} t
-            JOIN vals_{build} a ON a.property = t.property AND a.entity_id = t.x
-            JOIN vals_{build} b ON b.property = t.property AND b.entity_id = t.z AND b.subject = a.subject
-            GROUP BY ALL""")  # a row's steady is its subject's and property's: a's is b's
-    else:
-        # A subject whose statements of the property did not change holds the same values on both builds; one whose
-        # statements did holds on either build at most what it holds on REUSE and its changed statements' old values.
-        # A triple none of them can hold both values of has the same co-holders on both builds; a steady one has
-        # the same outcome.
-        con.execute(f"""CREATE OR REPLACE TEMP TABLE same_{build} AS
-            WITH may_hold AS (SELECT v.subject, v.property, v.entity_id FROM vals_{reuse} v WHERE NOT v.steady
-                              UNION SELECT subject, property, old_entity FROM changed_statements
-                              WHERE change IN {_HOLDING_CHANGES} AND old_entity IS NOT NULL),
-            asked_both AS (SELECT * FROM asked_{build} INTERSECT SELECT * FROM asked_{reuse}),
-            moved AS (SELECT DISTINCT t.property, t.x, t.z FROM asked_both t
-                      JOIN may_hold a ON a.property = t.property AND a.entity_id = t.x
-                      JOIN may_hold b ON b.property = t.property AND b.entity_id = t.z AND b.subject = a.subject
-                      WHERE NOT EXISTS (SELECT 1 FROM co_held_{reuse} h WHERE h.steady AND h.property = t.property
-                                        AND h.x = t.x AND h.z = t.z))
-            SELECT * FROM asked_both EXCEPT SELECT * FROM moved""")
-        con.execute(f"""CREATE OR REPLACE TEMP TABLE fresh_{build} AS
-                        SELECT * FROM asked_{build} EXCEPT SELECT * FROM same_{build}""")
-        con.execute(f"CREATE OR REPLACE TEMP TABLE vals_{build} AS {vals_sql(paths, f'fresh_{build}')}")
-        con.execute(f"""CREATE OR REPLACE TEMP TABLE co_held_{build} AS
-            {co_held_sql(f'fresh_{build}', f'vals_{build}')}
-            UNION ALL SELECT h.property, h.x, h.z, h.first, h.last FROM co_held_{reuse} h
-                      JOIN same_{build} USING (property, x, z)""")
-    con.execute(f"CREATE OR REPLACE TEMP TABLE cooccurrence_on_{build} AS "
-                f"{refutes_sql('open_pairs', f'expected_{build}', f'co_held_{build}')}")
 
 
 def cooccurrence_outcomes_sql(paths: dict[str, str], pairs: str) -> str:
