@@ -46,54 +46,32 @@ def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
 def cooccurrence_outcomes_sql(paths: dict[str, str], pairs: str) -> str:
     """SQL of (claim, property, refutes) per (claim, property) of the PAIRS table (open_pairs' columns: claim,
     subject, property, z, x): does the co-occurrence test refute on the build whose subject_best, measure_value and
-    statements_by_object PATHS gives? Pairs the test does not reach are left out (they do not refute)."""
-    return f"""WITH expected AS ({expected_sql(paths, pairs)}),
-        asked AS (SELECT DISTINCT q.property, q.x, q.z FROM {pairs} q JOIN expected e USING (claim, subject, property, z)
-                  WHERE e.e >= {MIN_EXPECTED}),
-        vals AS ({vals_sql(paths, 'asked')}),
-        co_held AS ({co_held_sql('asked', 'vals')})
-        {refutes_sql(pairs, 'expected', 'co_held')}"""
-
-
-def expected_sql(paths: dict[str, str], pairs: str) -> str:
-    """(claim, subject, property, z, e): the largest expectation over the held values, per claimed value."""
+    statements_by_object PATHS gives (cooccurrence_flips)? Pairs the test does not reach are left out (they do not
+    refute)."""
     return f"""
         WITH overall AS (SELECT property, count(*) AS n, count_if(n_best > 1) AS k
                          FROM read_parquet('{paths["subject_best"]}')
                          WHERE property IN (SELECT property FROM {pairs}) GROUP BY 1),
         counts AS (SELECT property, value, subjects FROM read_parquet('{paths["measure_value"]}')
-                   WHERE value IN (SELECT x FROM {pairs} UNION SELECT z FROM {pairs}))
-        SELECT q.claim, q.subject, q.property, q.z,
-               max((coalesce(cx.subjects, 1) - 1) * cz.subjects * o.k / o.n / o.n) AS e
-        FROM {pairs} q JOIN overall o ON o.property = q.property AND o.n >= {MIN_SUBJECTS}
-        JOIN counts cz ON cz.property = q.property AND cz.value = q.z AND cz.subjects > 0
-        LEFT JOIN counts cx ON cx.property = q.property AND cx.value = q.x
-        GROUP BY ALL"""
-
-
-def vals_sql(paths: dict[str, str], triples: str) -> str:
-    """(property, entity_id, subject): who holds the values of TRIPLES (statements_by_object, deprecated left out)."""
-    return f"""SELECT DISTINCT property, entity_id, subject FROM read_parquet('{paths["statements_by_object"]}')
-               WHERE entity_id IN (SELECT x FROM {triples} UNION SELECT z FROM {triples}) AND rank <> 'deprecated'"""
-
-
-def co_held_sql(triples: str, vals: str) -> str:
-    """(property, x, z, first, last): the holders of both x and z (VALS: vals_sql's rows), per distinct triple of
-    TRIPLES rather than per claim (many claims share a popular x); the first and last tell whether one is not the
-    claim's own subject."""
-    return f"""
-        SELECT t.property, t.x, t.z, min(a.subject) AS first, max(a.subject) AS last
-        FROM {triples} t
-        JOIN {vals} a ON a.property = t.property AND a.entity_id = t.x
-        JOIN {vals} b ON b.property = t.property AND b.entity_id = t.z AND b.subject = a.subject
-        GROUP BY ALL"""
-
-
-def refutes_sql(pairs: str, expected: str, co_held: str) -> str:
-    """(claim, property, refutes): every claimed value reaching MIN_EXPECTED and held beside no x by another subject."""
-    return f"""
+                   WHERE value IN (SELECT x FROM {pairs} UNION SELECT z FROM {pairs})),
+        expected AS (SELECT q.claim, q.subject, q.property, q.z,
+                            max((coalesce(cx.subjects, 1) - 1) * cz.subjects * o.k / o.n / o.n) AS e
+                     FROM {pairs} q JOIN overall o ON o.property = q.property AND o.n >= {MIN_SUBJECTS}
+                     JOIN counts cz ON cz.property = q.property AND cz.value = q.z AND cz.subjects > 0
+                     LEFT JOIN counts cx ON cx.property = q.property AND cx.value = q.x
+                     GROUP BY ALL),
+        asked AS (SELECT q.* FROM {pairs} q JOIN expected e USING (claim, subject, property, z)
+                  WHERE e.e >= {MIN_EXPECTED}),
+        vals AS (SELECT DISTINCT property, entity_id, subject FROM read_parquet('{paths["statements_by_object"]}')
+                 WHERE entity_id IN (SELECT x FROM asked UNION SELECT z FROM asked) AND rank <> 'deprecated'),
+        -- the holders of both x and z, per distinct (property, x, z) rather than per claim (many claims share
+        -- a popular x): the first and last of them tell whether one is not the claim's own subject
+        co_held AS (SELECT t.property, t.x, t.z, min(a.subject) AS first, max(a.subject) AS last
+                    FROM (SELECT DISTINCT property, x, z FROM asked) t
+                    JOIN vals a ON a.property = t.property AND a.entity_id = t.x
+                    JOIN vals b ON b.property = t.property AND b.entity_id = t.z AND b.subject = a.subject
+                    GROUP BY ALL),
+        seen AS (SELECT DISTINCT q.claim, q.property, q.z FROM asked q JOIN co_held h USING (property, x, z)
+                 WHERE h.first <> q.subject OR h.last <> q.subject)
         SELECT e.claim, e.property, bool_and(e.e >= {MIN_EXPECTED} AND s.z IS NULL) AS refutes
-        FROM {expected} e LEFT JOIN (
-            SELECT DISTINCT q.claim, q.property, q.z FROM {pairs} q JOIN {co_held} h USING (property, x, z)
-            WHERE h.first <> q.subject OR h.last <> q.subject) s USING (claim, property, z)
-        GROUP BY 1, 2"""
+        FROM expected e LEFT JOIN seen s USING (claim, property, z) GROUP BY 1, 2"""
