@@ -216,6 +216,8 @@ def main() -> None:
     ap.add_argument("--offset", type=int, default=0, help="start of the every-n-th sampling in each category")
     ap.add_argument("--llm", action="store_true", help="add the LLM reader (default GGUF)")
     ap.add_argument("--readers", default=None, help="comma-separated readers to keep (default: all)")
+    ap.add_argument("--ids", default=None, help="only the rows whose ids this file lists, one a line (to re-run the "
+                                                "rows a change moved; headline figures are the whole file's)")
     ap.add_argument("--dump", default=None, help="write per-row claims as JSONL here (for analysis)")
     ap.add_argument("--about", action="store_true",
                     help="give each text its subject's id as the topic it is about (verify_text(about=...)), as an "
@@ -247,6 +249,9 @@ def main() -> None:
         r for r in map(with_named_topic, load_rows(10 ** 9)) if r is not None]
     if args.rephrase:
         rows = [r for r in (rephrased(row, args.rephrase) for row in rows) if r is not None]
+    if args.ids:
+        wanted = set(Path(args.ids).read_text().split())
+        rows = [r for r in rows if r["id"] in wanted]
     if args.named_topic:
         by_kind: dict[str, list[dict]] = defaultdict(list)
         for r in rows:

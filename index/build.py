@@ -25,7 +25,7 @@ from .trace import TRACE_TABLES, TRACE_VALUE_TABLE, build_trace_measures
 from .encode import EMBED_CHOICES, LocalEncoder, encode_entity_texts, entity_text_sql, write_property_vectors
 from .manifest import INDEX_SCHEMA_VERSION, VECTORS_DIR, IndexError_, read_manifest
 from .store import HIERARCHY, HIERARCHY_TABLE
-from .text import normalise_array
+from .text import name_tails, normalise_array
 from .views import parquet_view
 from .vectors import CACHE_FILE, LEGACY_CACHE_FILE, EmbeddingCache, EncodeStats
 
@@ -123,7 +123,19 @@ def _build_hierarchy_table(con, directory: str) -> int:
                         "ORDER BY subject, property, parent")
 
 
-def _build_lookup_db(con, path: str) -> int:
+def _common_words(con) -> set[str]:
+    """Words the entities' descriptions write lower-case at least once per million descriptions (at least once):
+    words of the language, which no text means as a name's last word alone. A name written lower-case is a slip
+    rarer than that; the scale keeps a full dump's slips out (dense-dev: 6,852 such words, "after" 24 times, "keys"
+    once, "rustin" never)."""
+    described = con.execute("SELECT count(description) FROM entities").fetchone()[0]
+    return {w for (w,) in con.execute(
+        "SELECT w FROM (SELECT strip_accents(unnest(regexp_split_to_array(description, '[^[:alnum:]]+'))) AS w "
+        "FROM entities WHERE description IS NOT NULL) WHERE w = lower(w) AND length(w) >= 2 "
+        "GROUP BY w HAVING count(*) >= ?", [1 + described // 1_000_000]).fetchall()}
+
+
+def _build_lookup_db(con, path: str) -> tuple[int, int]:
     """lookup.sqlite: label_index (norm -> id, text, kind, popularity) and entities by id, as SQLite B-trees:
     point lookups in microseconds, where DuckDB, built for scans, takes milliseconds a query (README).
     Labels stream from DuckDB in batches and are normalised with Arrow compute (text.normalise_array)."""
@@ -140,6 +152,10 @@ def _build_lookup_db(con, path: str) -> int:
         lite.execute("CREATE TABLE entities (id TEXT PRIMARY KEY, type TEXT, label TEXT, description TEXT, "
                      "datatype TEXT, sitelinks INTEGER, statement_count INTEGER) WITHOUT ROWID")
         # DISTINCT drops the same text in two languages (en, mul); norm is a function of the text.
+        # label_tails: the last word of an item's proper name ("rustin" -> Bayard Rustin), for texts that call it so;
+        # not a word the descriptions write lower-case ("Ever After", "Alicia Keys": "after", "keys" are words).
+        lite.execute("CREATE TABLE label_tails (tail TEXT, id TEXT, PRIMARY KEY (tail, id)) WITHOUT ROWID")
+        common = _common_words(con)
         reader = con.sql("SELECT DISTINCT l.id, l.text, l.kind, e.type, e.sitelinks, e.statement_count "
                          "FROM labels l JOIN entities e ON e.id = l.id").to_arrow_reader(batch_size=LABEL_BATCH)
         for batch in reader:
@@ -147,6 +163,11 @@ def _build_lookup_db(con, path: str) -> int:
             cols = [norms] + [batch.column(i) for i in range(6)]
             lite.executemany("INSERT INTO label_index VALUES (?, ?, ?, ?, ?, ?, ?)",
                              (row for row in zip(*(c.to_pylist() for c in cols)) if row[0]))
+            tails = name_tails(batch.column(1)).to_pylist()
+            lite.executemany("INSERT OR IGNORE INTO label_tails VALUES (?, ?)",
+                             ((tail, eid) for tail, eid, kind in zip(tails, batch.column(0).to_pylist(),
+                                                                     batch.column(3).to_pylist())
+                              if tail and kind == "item" and tail not in common))
         reader = con.sql("SELECT id, type, label, description, datatype, sitelinks, statement_count FROM entities "
                          "ORDER BY id").to_arrow_reader(batch_size=LABEL_BATCH)
         for batch in reader:
@@ -156,10 +177,11 @@ def _build_lookup_db(con, path: str) -> int:
         lite.execute("CREATE INDEX label_id ON label_index (id)")  # names of an entity (facts.names, extraction)
         lite.commit()
         n_labels = lite.execute("SELECT count(*) FROM label_index").fetchone()[0]
+        n_tails = lite.execute("SELECT count(*) FROM label_tails").fetchone()[0]
     finally:
         lite.close()
     os.replace(tmp, path)
-    return n_labels
+    return n_labels, n_tails
 
 
 def _attach_caches(cache: EmbeddingCache, sources: list[str], scratch: str) -> None:
@@ -222,7 +244,7 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
             stage["tables"] = time.time() - t
             t = time.time()
             with _step(LOOKUP_DB):
-                n_labels = _build_lookup_db(con, os.path.join(directory, LOOKUP_DB))
+                n_labels, n_tails = _build_lookup_db(con, os.path.join(directory, LOOKUP_DB))
             stage["lookup"] = time.time() - t
             t = time.time()
             prop_rows = _property_rows(con)
@@ -263,7 +285,7 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
             "measures": {name: f"{name}.parquet sorted by property and key (index/measures.py)"
                          for name in MEASURE_TABLES}
             | {name: f"{name}.parquet sorted by property (index/trace.py)" for name in TRACE_TABLES + (TRACE_VALUE_TABLE,)},
-            "lookup": f"{LOOKUP_DB}: label_index (by norm, id) and entities (by id)",
+            "lookup": f"{LOOKUP_DB}: label_index (by norm, id), label_tails (by tail) and entities (by id)",
             "entity_vectors": [f"{VECTORS_DIR}/{s}" for s in info["entity_shards"]],
             "entity_texts": f"{VECTORS_DIR}/texts.sqlite (FAISS row -> text)",
             "property_vectors": f"{VECTORS_DIR}/properties.faiss",
@@ -271,7 +293,7 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
         },
         "embed": {"texts": settings.embed, "min_sitelinks": settings.embed_min_sitelinks},
         "counts": {"entity_vectors": info["entity_vectors"], "property_vectors": len(prop_rows),
-                   "label_index": n_labels, OBJECT_TABLE: n_objects, HIERARCHY_TABLE: n_hierarchy,
+                   "label_index": n_labels, "label_tails": n_tails, OBJECT_TABLE: n_objects, HIERARCHY_TABLE: n_hierarchy,
                    "property_stats": n_props,
                    "property_constraints": n_constraints, **n_measures},
         "embeddings": {"reused": stats.reused, "encoded": stats.encoded,

@@ -58,3 +58,26 @@ def normalise_array(texts):
     rest = pc.invert(ascii_mask)
     slow = pa.array([normalise(t) for t in pc.filter(texts, rest).to_pylist()], pa.string())
     return pc.replace_with_mask(out, rest, slow)
+
+
+# A proper name of two to four words whose first and last words are capitalised and which holds no English
+# function word ("Bayard Rustin", "River Beal", "Thomson TO7"; not "Journal of Infection"): a text may call the
+# thing by its last word alone ("Rustin became ..."). A last word without a letter ("Apollo 11", "Poetry 1993") is
+# no such word: a number in a text is a number.
+_PROPER_NAME = r"^[\p{Lu}\p{Nd}]\S*(?:\s+\S+){0,2}\s+(?:\p{Lu}|\p{Nd}\S*\p{L})\S*$"
+_FUNCTION_WORD = r"(?i)\s(?:of|the|and|or|in|on|at|to|for|from|with|by|a|an)\s"
+
+
+def name_tails(texts):
+    """normalise(last word) of each text that is a proper name of 2-4 words (see _PROPER_NAME), else null."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    texts = pa.array(texts, pa.string()) if not isinstance(texts, (pa.Array, pa.ChunkedArray)) else texts
+    if isinstance(texts, pa.ChunkedArray):
+        texts = texts.combine_chunks()
+    proper = pc.and_(pc.fill_null(pc.match_substring_regex(texts, _PROPER_NAME), False),
+                     pc.invert(pc.fill_null(pc.match_substring_regex(texts, _FUNCTION_WORD), False)))
+    last = pc.struct_field(pc.extract_regex(texts, r"\s(?P<last>\S+)$"), "last")
+    tails = normalise_array(pc.if_else(proper, last, pa.scalar(None, pa.string())))
+    return pc.if_else(pc.equal(tails, ""), pa.scalar(None, pa.string()), tails)

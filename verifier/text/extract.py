@@ -34,6 +34,7 @@ from kgcheck.verifier.text.apposition import apposed_properties
 from kgcheck.verifier.text.links import date_agrees, linked_to_later, names_property, what_the_sentence_says
 from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fused_values, rejoin_names,
                                            split_sentences, word_spans)
+from kgcheck.verifier.text.tails import read_tails
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.topic import retitled, title_claims, topic_names, with_topic
@@ -78,7 +79,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
 
     sentences = rejoin_names(kg, text, split_sentences(text))
     weak: dict[int, list[tuple[int, int, list[str]]]] = {}
-    mentions = find_mentions(kg, text, sentences, llm, weak)
+    mentions = read_tails(kg, text, sentences, find_mentions(kg, text, sentences, llm, weak), about)
     renamed = {}
     if about:
         named = topic_names(kg, about)  # one lookup for both: the names it goes by, and those retitled

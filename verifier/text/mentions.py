@@ -103,11 +103,11 @@ def _ngrams(text: str, start: int, end: int):
                 yield s, e - 2, text[s:e - 2]
 
 
-def _cased(span: str) -> bool:
+def cased(span: str) -> bool:
     return any(ch.isupper() or ch.isdigit() for ch in span)
 
 
-def _inside_longer_name(text: str, s: int, e: int, words: list[tuple[int, int]]) -> bool:
+def inside_longer_name(text: str, s: int, e: int, words: list[tuple[int, int]]) -> bool:
     """One capitalised word whose neighbour (same clause) is capitalised too, or that follows "<Name> of":
     part of an unknown name."""
     if " " in text[s:e].strip():
@@ -187,16 +187,16 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
         cands = by_norm.get(key)
         if not cands:
             continue
-        if not _cased(span) or _inside_longer_name(text, s, e, words[si]):
+        if not cased(span) or inside_longer_name(text, s, e, words[si]):
             # A lower-case two-letter word ("de", "no", "us") is a function word far more often than a name.
-            if weak is not None and (len(span) > 2 or _cased(span)):
+            if weak is not None and (len(span) > 2 or cased(span)):
                 weak.setdefault(si, []).append((s, e, [c[0] for c in cands]))
             continue
         if any(not (e <= cs or s >= ce) for cs, ce, *_ in chosen[si]):
             continue
         chosen[si].append((s, e, span, cands, key))
     all_candidates = {c[0] for sent in chosen for *_, cands, _key in sent for c in cands}
-    linked = _context_links(kg, all_candidates)
+    linked = context_links(kg, all_candidates)
     # How many names (one candidate list per name: mentions of the same name share it) give each candidate:
     # "the other names' candidates" of a mention is then every id but those only its name gives, without a
     # pass over the whole text per mention (quadratic on long texts).
@@ -320,7 +320,7 @@ def _ask_llm(kg, llm, text: str, sentence: tuple[int, int], mention: str, cands:
         return ids[0]
 
 
-def _context_links(kg, ids: set[str]) -> dict[str, set[str]]:
+def context_links(kg, ids: set[str]) -> dict[str, set[str]]:
     """Which candidates are linked to which (either direction): the context for disambiguation."""
     links: dict[str, set[str]] = {}
     if len(ids) < 2:

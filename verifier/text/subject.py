@@ -28,7 +28,7 @@ _PARTICIPLE_OPENS = re.compile(r"\s*[A-Z]" + _PARTICIPLE + r"(?:,?\s+(?:and|or)\
 # A sentence opening on a subordinate or prepositional phrase ("Following the dissolution of the Soviet Union,
 # Eduard Shevardnadze was"): the names before its comma are its objects unless their own verb follows ("When
 # Thriller was released, it …"). English function words, not any relation's.
-_PHRASE_OPENS = re.compile(r"\s*(?:After|Before|Following|During|Despite|Since|Until|Upon|Although|Though|While|"
+PHRASE_OPENS = re.compile(r"\s*(?:After|Before|Following|During|Despite|Since|Until|Upon|Although|Though|While|"
                            r"Whereas|Because|Unlike|Like|When|Once|Throughout|Amid)\b")
 # Or on an indefinite noun phrase set before the subject ("A member of the Democratic Union of Catalonia, Fernando
 # Clavijo Batlle was"): the names before its comma are its objects unless their own verb follows.
@@ -50,7 +50,7 @@ def named_subject(text: str, a: int, b: int, outside: list[Mention]) -> Mention 
     opening = _PARTICIPLE_OPENS.match(text, a, b)
     phrase_end = b  # a participle's list runs past commas ("Written by Keys, Kanye West and Harold Lilly, the")
     if not opening:
-        opening = _PHRASE_OPENS.match(text, a, b) or _APPOSITIVE_OPENS.match(text, a, b)
+        opening = PHRASE_OPENS.match(text, a, b) or _APPOSITIVE_OPENS.match(text, a, b)
         comma = text.find(",", a, b)
         phrase_end = comma if opening and comma >= 0 else a
     # Not a title opening on such words: "Born in the U.S.A. was released", "After Earth is" name their subject.
