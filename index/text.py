@@ -35,6 +35,9 @@ def split_identifier(text: str) -> str:
 # for ASCII (NFKD and casefold are the identity / lower() there); the rest go through normalise().
 # RE2 has no look-around, so the detached clitic is a capture-group rewrite applied twice: one
 # pass can consume the word character a neighbouring match needs ("a 's 's"), the second catches it.
+# A run of three or more detached clitics ("a 's 's n't": a joined one loses the word boundary the next
+# needs) goes through normalise() itself.
+_CLITIC_RUN = r"(?:\s+(?:'s|'ll|'re|'ve|'d|'m|n't)\b){3}"
 _ASCII_CLITIC = r"([A-Za-z0-9_])[ \t\n\r\x0b\x0c\x1c-\x1f]+((?:'s|'ll|'re|'ve|'d|'m|n't)\b)"
 
 
@@ -46,7 +49,8 @@ def normalise_array(texts):
     texts = pa.array(texts, pa.string()) if not isinstance(texts, (pa.Array, pa.ChunkedArray)) else texts
     if isinstance(texts, pa.ChunkedArray):
         texts = texts.combine_chunks()
-    ascii_mask = pc.fill_null(pc.string_is_ascii(texts), True)
+    ascii_mask = pc.and_(pc.fill_null(pc.string_is_ascii(texts), True),
+                         pc.invert(pc.fill_null(pc.match_substring_regex(texts, _CLITIC_RUN), False)))
     out = pc.ascii_lower(texts)
     for _ in range(2):
         out = pc.replace_substring_regex(out, _ASCII_CLITIC, r"\1\2")
