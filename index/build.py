@@ -154,7 +154,7 @@ def _build_lookup_db(con, path: str) -> tuple[int, int]:
                      "datatype TEXT, sitelinks INTEGER, statement_count INTEGER) WITHOUT ROWID")
         # DISTINCT drops the same text in two languages (en, mul); norm is a function of the text.
         # label_tails: the last word of an item's proper name ("rustin" -> Bayard Rustin), for texts that call it so;
-        # not a word the descriptions write lower-case ("Ever After", "Alicia Keys": "after", "keys" are words).
+        # not a word the labels or descriptions write lower-case ("Ever After", "Alicia Keys": "after", "keys").
         lite.execute("CREATE TABLE label_tails (tail TEXT, id TEXT, PRIMARY KEY (tail, id)) WITHOUT ROWID")
         common = _common_words(con)
         reader = con.sql("SELECT DISTINCT l.id, l.text, l.kind, e.type, e.sitelinks, e.statement_count "
@@ -294,7 +294,8 @@ def build_index(directory: str, embedder=None, index_type: str | None = None, re
         },
         "embed": {"texts": settings.embed, "min_sitelinks": settings.embed_min_sitelinks},
         "counts": {"entity_vectors": info["entity_vectors"], "property_vectors": len(prop_rows),
-                   "label_index": n_labels, "label_tails": n_tails, OBJECT_TABLE: n_objects, HIERARCHY_TABLE: n_hierarchy,
+                   "label_index": n_labels, "label_tails": n_tails,
+                   OBJECT_TABLE: n_objects, HIERARCHY_TABLE: n_hierarchy,
                    "property_stats": n_props,
                    "property_constraints": n_constraints, **n_measures},
         "embeddings": {"reused": stats.reused, "encoded": stats.encoded,

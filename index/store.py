@@ -142,6 +142,14 @@ class KG:
             rows.extend(self.lookup_sql(query.format(**{"in": ",".join("?" * len(part))}), list(part) + list(extra)))
         return rows
 
+    def has_lookup_table(self, name: str) -> bool:
+        """A table of lookup.sqlite: indexes built before a table existed lack it (label_tails)."""
+        key = f"lookup.sqlite:{name}"
+        if key not in self._tables:
+            self._tables[key] = self.has_lookup_db and bool(self.lookup_sql(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [name]))
+        return self._tables[key]
+
     @property
     def indexed(self) -> bool:
         return "index" in self.manifest

@@ -65,10 +65,9 @@ def normalise_array(texts):
 
 
 # A proper name of two to four words whose first and last words are capitalised and which holds no English
-# function word ("Bayard Rustin", "River Beal", "Thomson TO7"; not "Journal of Infection", "The Seven Minutes": a
-# title, not a name): a text may call the
-# thing by its last word alone ("Rustin became ..."). A last word without a letter ("Apollo 11", "Poetry 1993") is
-# no such word: a number in a text is a number.
+# function word ("Bayard Rustin", "River Beal", "Thomson TO7"; not "Journal of Infection", nor "The Seven Minutes":
+# a title, not a name): a text may call the thing by its last word alone ("Rustin became ..."). A last word without
+# a letter ("Apollo 11", "Poetry 1993") is no such word: a number in a text is a number.
 _PROPER_NAME = r"^[\p{Lu}\p{Nd}]\S*(?:\s+\S+){0,2}\s+(?:\p{Lu}|\p{Nd}\S*\p{L})\S*$"
 _FUNCTION_WORD = r"(?i)^(?:the|a|an)\s|\s(?:of|the|and|or|in|on|at|to|for|from|with|by|a|an)\s"
 

@@ -99,16 +99,15 @@ def test_a_word_the_descriptions_write_lower_case_is_no_tail(kg):
 
 def test_an_index_without_tails_and_a_word_of_too_many_names_change_nothing():
     class NoTails:
-        has_lookup_db = False
+        def has_lookup_table(self, name):
+            return False
 
     mentions = [[]]
     assert read_tails(NoTails(), "Brandt was born in Graz.", [(0, 24)], mentions) is mentions
 
     class Crowded:
-        has_lookup_db = True
-
-        def lookup_sql(self, query, params=()):
-            return [(1,)]  # label_tails exists
+        def has_lookup_table(self, name):
+            return name == "label_tails"
 
         def lookup_in(self, query, values, extra=()):
             if "label_tails" in query:
@@ -132,10 +131,8 @@ def test_a_tail_is_the_normalised_last_word_of_a_name_of_two_to_four_words(parts
 
 class _TailsStub:
     """label_tails: "brandt" -> Q1, "keller" -> Q2, Q3 (Q3 linked to Q9, the only other name: "Lyon")."""
-    has_lookup_db = True
-
-    def lookup_sql(self, query, params=()):
-        return [(1,)]
+    def has_lookup_table(self, name):
+        return name == "label_tails"
 
     def lookup_in(self, query, values, extra=()):
         if "label_tails" in query:

@@ -24,16 +24,7 @@ MAX_CANDIDATES = 64
 
 def has_tails(kg) -> bool:
     """Indexes built before label_tails existed lack the table: the rule is then off."""
-    if not getattr(kg, "has_lookup_db", False):
-        return False
-    cached = getattr(kg, "_has_label_tails", None)
-    if cached is None:
-        cached = bool(kg.lookup_sql("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'label_tails'"))
-        try:
-            kg._has_label_tails = cached
-        except AttributeError:  # a KG-like object without attributes of its own: ask again next time
-            pass
-    return cached
+    return kg.has_lookup_table("label_tails") if hasattr(kg, "has_lookup_table") else False
 
 
 def _own_word(text: str, s: int, e: int) -> tuple[int, int]:
