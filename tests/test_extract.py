@@ -264,6 +264,9 @@ def test_a_name_with_a_quoted_nickname(mini_kg):
     text = 'Douglas Noel "Bop" Adams was born in Cambridge.'
     mentions = find_mentions(mini_kg, text, split_sentences(text))[0]
     assert [(m.text, m.entity_id) for m in mentions] == [('Douglas Noel "Bop" Adams', "Q42"), ("Cambridge", "Q350")]
+    text = 'Douglas Noel "Bop" Adams OBE was born in Cambridge.'  # letters after the name are capitalised too
+    mentions = find_mentions(mini_kg, text, split_sentences(text))[0]
+    assert ('Douglas Noel "Bop" Adams', "Q42") in [(m.text, m.entity_id) for m in mentions]
 
 
 def test_a_surname_stands_for_the_full_name_before_it(mini_kg):

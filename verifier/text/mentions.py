@@ -145,15 +145,18 @@ def _short_names(text: str, words: list[tuple[int, int]]):
 
 _NAME_WORD = r"[A-Z][\w.'’-]*"
 _NICKNAMED = re.compile(rf"\b({_NAME_WORD})(?:\s+{_NAME_WORD})*\s+[\"“]({_NAME_WORD}(?:\s{_NAME_WORD})?)[\"”]"
-                        rf"(?:\s+{_NAME_WORD})*\s+({_NAME_WORD})\b")
+                        rf"((?:\s+{_NAME_WORD})+)\b")
 
 
 def _nicknamed(text: str, start: int, end: int):
-    """(start, end, key) for 'Deanna Nicole "Tweety" Nolan': "deanna nolan" and "tweety nolan"."""
+    """(start, end, key) for 'Deanna Nicole "Tweety" Nolan': "deanna nolan" and "tweety nolan". Any capitalised
+    word after the nickname may be the last name: letters after a name ('Steven "Steve" Leslie Hooker OAM') are
+    capitalised too."""
     for m in _NICKNAMED.finditer(text, start, end):
-        first, nick, last = m.group(1, 2, 3)
-        for key in (f"{first} {last}", f"{nick} {last}"):
-            yield m.start(), m.end(), normalise(key)
+        first, nick = m.group(1, 2)
+        for last in re.finditer(_NAME_WORD, m.group(3)):
+            for key in (f"{first} {last.group()}", f"{nick} {last.group()}"):
+                yield m.start(), m.start(3) + last.end(), normalise(key)
 
 
 def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
