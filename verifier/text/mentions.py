@@ -11,7 +11,8 @@ match": the mention is dropped), else by popularity.
 
 A run of three or four capitalised words may also name a person by its first and last word
 ("Lance Edward Armstrong" is "Lance Armstrong"), and one with a quoted nickname by either
-first or nickname and last word ('Petrus "Peter" Wilhelmus Nottet' is "Peter Nottet"); later in the
+first or nickname and a capitalised word after it ('Petrus "Peter" Wilhelmus Nottet' is "Peter Nottet", and
+'Steven "Steve" Leslie Hooker OAM' "Steve Hooker"); later in the
 text, the last word of such a name alone is that entity ("Adams died"). Lower-case n-grams that name an entity ("fencer", "red knot") are kept apart as *weak*
 mentions: they only count when the graph links them to a mention of the same sentence.
 """
