@@ -41,16 +41,28 @@ _CLITIC_RUN = r"(?:\s+(?:'s|'ll|'re|'ve|'d|'m|n't)\b){3}"
 _ASCII_CLITIC = r"([A-Za-z0-9_])[ \t\n\r\x0b\x0c\x1c-\x1f]+((?:'s|'ll|'re|'ve|'d|'m|n't)\b)"
 
 
+def _string_array(texts):
+    """A pyarrow string Array of a list, an Array or a ChunkedArray (one chunk)."""
+    import pyarrow as pa
+
+    texts = pa.array(texts, pa.string()) if not isinstance(texts, (pa.Array, pa.ChunkedArray)) else texts
+    return texts.combine_chunks() if isinstance(texts, pa.ChunkedArray) else texts
+
+
+def _matching(texts, pattern: str):
+    """Which texts the RE2 pattern matches (a null text does not)."""
+    import pyarrow.compute as pc
+
+    return pc.fill_null(pc.match_substring_regex(texts, pattern), False)
+
+
 def normalise_array(texts):
     """normalise() over a pyarrow string array, without a Python call per ASCII string."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    texts = pa.array(texts, pa.string()) if not isinstance(texts, (pa.Array, pa.ChunkedArray)) else texts
-    if isinstance(texts, pa.ChunkedArray):
-        texts = texts.combine_chunks()
-    ascii_mask = pc.and_(pc.fill_null(pc.string_is_ascii(texts), True),
-                         pc.invert(pc.fill_null(pc.match_substring_regex(texts, _CLITIC_RUN), False)))
+    texts = _string_array(texts)
+    ascii_mask = pc.and_(pc.fill_null(pc.string_is_ascii(texts), True), pc.invert(_matching(texts, _CLITIC_RUN)))
     out = pc.ascii_lower(texts)
     for _ in range(2):
         out = pc.replace_substring_regex(out, _ASCII_CLITIC, r"\1\2")
@@ -77,11 +89,8 @@ def name_tails(texts):
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    texts = pa.array(texts, pa.string()) if not isinstance(texts, (pa.Array, pa.ChunkedArray)) else texts
-    if isinstance(texts, pa.ChunkedArray):
-        texts = texts.combine_chunks()
-    proper = pc.and_(pc.fill_null(pc.match_substring_regex(texts, _PROPER_NAME), False),
-                     pc.invert(pc.fill_null(pc.match_substring_regex(texts, _FUNCTION_WORD), False)))
+    texts = _string_array(texts)
+    proper = pc.and_(_matching(texts, _PROPER_NAME), pc.invert(_matching(texts, _FUNCTION_WORD)))
     last = pc.struct_field(pc.extract_regex(texts, r"\s(?P<last>\S+)$"), "last")
     tails = normalise_array(pc.if_else(proper, last, pa.scalar(None, pa.string())))
     return pc.if_else(pc.equal(tails, ""), pa.scalar(None, pa.string()), tails)
