@@ -138,3 +138,12 @@ def test_a_value_linked_to_a_name_in_a_later_clause_is_still_read_for_the_subjec
     # A date another name owns in the same clause ("1994's The Quiet Harbour") stays that name's.
     owned = verify_text(kg, "Night Train was the first film since 1994's The Quiet Harbour to be shown in Lyon.")
     assert not [c for c in _on(owned, "Q802", "P577") if c.verdict.verdict == REFUTED]
+
+
+def test_a_description_with_a_verb_of_its_own_keeps_the_name_after_it_an_object(kg):
+    # "The film stars Bruno Keller …": the unresolved film is the subject, not Bruno Keller (no claim of his).
+    for text in ("The film stars Bruno Keller and was released in 1990.",
+                 "The film follows Bruno Keller and was released in 1990."):
+        assert not [c for c in verify_text(kg, text).claims if c.claim.subject_id == "Q902"], text
+    # A name the description's noun phrase holds is still the subject ("The film series Night Train").
+    assert _on(verify_text(kg, "The film series Night Train was released in 1990."), "Q802", "P577")

@@ -49,6 +49,9 @@ from kgcheck.verifier.values import find_dates, find_quantities, inside_dates
 
 __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "split_sentences", "Mention", "TRIGGERS"]
 
+# "The film stars Buck Taylor", "The dam impounds Lake Austin": a verb of the description's own, then a name (its
+# object). Not "The film series Star Wars", "The Boston Press": a plural or a noun in -ss is no verb here.
+_VERB_THEN_NAME = re.compile(r"\s+(?![a-z]*(?:ies|ss)\b)[a-z]{2,}(?:s|ed)\s+(?:the\s+)?[A-Z\"“]")
 _CLAUSE_OPENS = re.compile(r"(?:[:;]|,?\s+(?:and|but|while|whereas))\s+(?:the\s+)?$", re.IGNORECASE)
 # A sentence that opens on its predicate, its name left out (or cut to a bracket's end: "Nekojiru Grass) is a").
 _OPENS_ON_PREDICATE = re.compile(r"(?:[^.()]{0,60}\))?\s*" + COPULA_ARTICLE)
@@ -187,7 +190,8 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
             # unless that name opens a clause of its own ("The film is a triptych: Amores perros contains").
             opening = described[0]
             if referent is None and subject is not None and not sentence[:opening[0]].strip(" \"'“(") and \
-                    VERB_AFTER.match(sentence, opening[1]) and not _CLAUSE_OPENS.search(sentence, 0, subject.start - a):
+                    (VERB_AFTER.match(sentence, opening[1]) or _VERB_THEN_NAME.match(sentence, opening[1])) and \
+                    not _CLAUSE_OPENS.search(sentence, 0, subject.start - a):
                 subject = None
             else:
                 subject = referent or subject
