@@ -94,13 +94,18 @@ def word_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(m.start() + start, m.end() + start) for m in _WORD.finditer(text[start:end])]
 
 
+def possessive(text: str, end: int) -> bool:
+    """The word ending at `end` ends in a possessive "'s"."""
+    return text[end - 2:end] in ("'s", "’s")
+
+
 def _ngrams(text: str, start: int, end: int):
     words = word_spans(text, start, end)
     for i in range(len(words)):
         for n in range(min(MAX_NGRAM, len(words) - i), 0, -1):
             s, e = words[i][0], words[i + n - 1][1]
             yield s, e, text[s:e]
-            if text[e - 2:e] in ("'s", "’s"):  # "Belgium's capital": the mention is "Belgium"
+            if possessive(text, e):  # "Belgium's capital": the mention is "Belgium"
                 yield s, e - 2, text[s:e - 2]
 
 

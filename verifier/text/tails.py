@@ -14,7 +14,7 @@ import re
 
 from kgcheck.index.text import normalise
 from kgcheck.verifier.text.mentions import (STOP, TITLES, Mention, cased, context_links, inside_longer_name,
-                                            word_spans)
+                                            possessive, word_spans)
 from kgcheck.verifier.text.subject import PHRASE_OPENS
 
 # Candidates weighed per word: "Johnson" ends hundreds of names on a full dump, and the context query grows with
@@ -29,7 +29,7 @@ def has_tails(kg) -> bool:
 
 def _own_word(text: str, s: int, e: int) -> tuple[int, int]:
     """The word without a possessive ending: "Pogge's" is "Pogge"."""
-    return (s, e - 2) if text[e - 2:e] in ("'s", "’s") else (s, e)
+    return (s, e - 2) if possessive(text, e) else (s, e)
 
 
 def _first_name_before(text: str, s: int, words: list[tuple[int, int]]) -> bool:
