@@ -5,20 +5,23 @@ subjects holding the value, from measure_value; N, m: the property's subjects an
 subject_best; no test below MIN_SUBJECTS); z is excluded when E >= MIN_EXPECTED and no other subject holds z beside
 any x (statements_by_object); the verdict refutes when every such z is excluded.
 
-Each build's outcome is one query; a recount of only the triples an edit can move was measured and dropped twice
-(bench/HISTORY.md, 2026-11-25 and 2026-11-28: ~0.07 s of 0.8 s saved, for three more tables of logic).
+NEW's outcome is one query over every asked pair; OLD's is the results file's own where its verdict says it (the
+test refuted it, or it asked the test and went on: measuresql.old_pairs_sql), one query over the few pairs left —
+about a third less work than evaluating both builds whole (bench/HISTORY.md, 2026-11-28, fourteenth session). A
+recount of only the triples an edit can move was measured and dropped twice (HISTORY, 2026-11-25 and 2026-11-28).
 """
 from __future__ import annotations
 
 from .cooccur import MIN_EXPECTED
 from .facts import MIN_SUBJECTS
-from .measuresql import COOCCURRENCE, flipped_sql, parquet_path
+from .measuresql import COOCCURRENCE, old_pairs_sql, parquet_path, recorded_flips_sql
 
 _TABLES = ("subject_best", "measure_value", "statements_by_object")
 
 
 def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
-    """Open verdicts whose co-occurrence test comes out otherwise on OLD than on NEW. The subject's own values are
+    """Open verdicts whose co-occurrence test comes out otherwise on OLD than on NEW (OLD's outcome read off the
+    recorded verdict where it says it: measuresql.recorded_flips_sql). The subject's own values are
     NEW's on both sides (subject_statements, made by remeasure.measured_hits): a change to them is keyed by
     recheck.py already. Leaves TEMP cooccurrence_refutes_on_new(claim): the claims whose test refutes on NEW
     (relisting.py reads it)."""
@@ -34,12 +37,16 @@ def cooccurrence_flips(con, old_dir: str, new_dir: str) -> set[int]:
         SELECT k.*, s.entity_id AS x FROM k JOIN held s USING (subject, property)
         WHERE NOT EXISTS (SELECT 1 FROM held h WHERE h.subject = k.subject AND h.property = k.property
                           AND h.entity_id = k.z)""")
-    for build in ("old", "new"):  # each build's outcomes, once: compared, and NEW's read by relisting.py
-        con.execute(f"CREATE OR REPLACE TEMP TABLE cooccurrence_on_{build} AS "
-                    f"{cooccurrence_outcomes_sql(paths[build], 'open_pairs')}")
+    con.execute(f"CREATE OR REPLACE TEMP TABLE cooccurrence_on_new AS "
+                f"{cooccurrence_outcomes_sql(paths['new'], 'open_pairs')}")
     con.execute("""CREATE OR REPLACE TEMP TABLE cooccurrence_refutes_on_new AS
                    SELECT DISTINCT claim FROM cooccurrence_on_new WHERE refutes""")
-    flipped = flipped_sql("FROM cooccurrence_on_old", "FROM cooccurrence_on_new", "claim, property", "refutes")
+    # OLD's outcome is mostly the recorded verdict's (old_pairs_sql): evaluated only where it does not say it.
+    con.execute("CREATE OR REPLACE TEMP TABLE cooccurrence_old_pairs AS "
+                f"{old_pairs_sql('open_pairs', 'cooccurrence_on_new', COOCCURRENCE)}")
+    con.execute(f"CREATE OR REPLACE TEMP TABLE cooccurrence_on_old AS "
+                f"{cooccurrence_outcomes_sql(paths['old'], 'cooccurrence_old_pairs')}")
+    flipped = recorded_flips_sql("cooccurrence_on_old", "cooccurrence_on_new", "cooccurrence_old_pairs", COOCCURRENCE)
     return {r[0] for r in con.execute(f"SELECT DISTINCT claim FROM ({flipped})").fetchall()}
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 SUFFIX = ".rekeys.parquet"
-FORMAT = 2  # raise when the keys a line gives change: saved keys of another format are not read
+FORMAT = 3  # raise when the keys a line gives change: saved keys of another format are not read
 _META = b"kgcheck.rekeys"
 _EDGE = 1 << 16  # bytes of the file's start and end that its fingerprint hashes
 SCHEMA = pa.schema([("claim", pa.int64()), ("kind", pa.string()), ("a", pa.string()), ("b", pa.string()),

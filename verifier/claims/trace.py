@@ -34,7 +34,7 @@ import pyarrow as pa
 from kgcheck.index.trace import TRACE_TABLES, TRACE_VALUE_TABLE, traced_sql
 
 from .thresholds import MAX_MULTI_SHARE, MIN_SUBJECTS, wilson_upper
-from .measuresql import TRACE, decides_sql, flipped_sql, parquet_path
+from .measuresql import TRACE, decides_sql, old_pairs_sql, parquet_path, recorded_flips_sql
 
 TRACE_RISK = MAX_MULTI_SHARE
 
@@ -214,7 +214,8 @@ class TraceMeasures:
 def trace_flips(con, old_dir: str, new_dir: str) -> set[int]:
     """Recheck: claims of measured_keys that asked the trace test (reached >= TRACE, a claimed value id; a name's
     linked candidates are rows of their own) whose test comes out otherwise on OLD than on NEW, each build read
-    whole — its statements (the subject's description, its neighbours, the claimed value's), its trace tables."""
+    whole — its statements (the subject's description, its neighbours, the claimed value's), its trace tables; OLD
+    only for the pairs whose recorded verdict does not say the outcome (measuresql.old_pairs_sql)."""
     names = ("statements", "statements_by_object", "subject_best") + TRACE_TABLES
     paths = {b: {n: parquet_path(d, n) for n in names} for b, d in (("old", old_dir), ("new", new_dir))}
     asked = con.execute(f"SELECT count(*) FROM measured_keys WHERE reached >= {TRACE} AND value IS NOT NULL")
@@ -222,16 +223,21 @@ def trace_flips(con, old_dir: str, new_dir: str) -> set[int]:
         return set()
     if all(None in p.values() for p in paths.values()):  # one build without the tables: its outcome is "no"
         return set()
-    for build, directory in (("old", old_dir), ("new", new_dir)):
-        _trace_outcomes(con, paths[build], parquet_path(directory, TRACE_VALUE_TABLE), f"trace_on_{build}")
-    flipped = flipped_sql("FROM trace_on_old", "FROM trace_on_new", "claim, property", "refutes")
+    con.execute(f"""CREATE OR REPLACE TEMP TABLE trace_keys AS
+        SELECT claim, subject, property, value, reading FROM measured_keys
+        WHERE reached >= {TRACE} AND value IS NOT NULL""")
+    _trace_outcomes(con, paths["new"], parquet_path(new_dir, TRACE_VALUE_TABLE), "trace_on_new", "trace_keys")
+    # OLD's outcome is mostly the recorded verdict's (old_pairs_sql): evaluated only where it does not say it.
+    con.execute(f"CREATE OR REPLACE TEMP TABLE trace_old_keys AS {old_pairs_sql('trace_keys', 'trace_on_new', TRACE)}")
+    _trace_outcomes(con, paths["old"], parquet_path(old_dir, TRACE_VALUE_TABLE), "trace_on_old", "trace_old_keys")
+    flipped = recorded_flips_sql("trace_on_old", "trace_on_new", "trace_old_keys", TRACE)
     return {r[0] for r in con.execute(f"SELECT DISTINCT claim FROM ({flipped})").fetchall()}
 
 
-def _trace_outcomes(con, paths: dict[str, str | None], value_path: str | None, name: str) -> None:
-    """TEMP NAME(claim, property, refutes): the trace test of TraceMeasures.outcome on one build, in SQL: within
-    TRACE_RISK by the rate of the first reading not held (its own in VALUE_PATH, if any, else the property's), and
-    every reading not held untraced."""
+def _trace_outcomes(con, paths: dict[str, str | None], value_path: str | None, name: str, keys: str) -> None:
+    """TEMP NAME(claim, property, refutes): the trace test of TraceMeasures.outcome on one build for the KEYS
+    (claim, subject, property, value, reading), in SQL: within TRACE_RISK by the rate of the first reading not held
+    (its own in VALUE_PATH, if any, else the property's), and every reading not held untraced."""
     if None in paths.values():
         con.execute(f"CREATE OR REPLACE TEMP TABLE {name} (claim BIGINT, property VARCHAR, refutes BOOLEAN)")
         return
@@ -240,8 +246,7 @@ def _trace_outcomes(con, paths: dict[str, str | None], value_path: str | None, n
     own = (f"read_parquet('{value_path}')" if value_path else
            "(SELECT NULL::VARCHAR AS property, NULL::VARCHAR AS value, 0 AS samples, 0 AS untraced WHERE false)")
     con.execute(f"""CREATE OR REPLACE TEMP TABLE trace_pairs AS
-        WITH k AS (SELECT claim, subject, property, value AS z, min(reading) AS reading FROM measured_keys
-                   WHERE reached >= {TRACE} AND value IS NOT NULL GROUP BY ALL),
+        WITH k AS (SELECT claim, subject, property, value AS z, min(reading) AS reading FROM {keys} GROUP BY ALL),
         st AS (SELECT subject, property, entity_id, rank FROM {p['statements']}
                WHERE subject IN (SELECT subject FROM k)),
         held AS (SELECT DISTINCT subject, property, entity_id FROM st
