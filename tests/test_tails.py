@@ -143,6 +143,12 @@ class _TailsStub:
     def subject_rows(self, columns, subjects, where="", params=None):
         return [(s, v) for s, v in [("Q3", "Q9")] if s in subjects and v in params[0]]
 
+    def has_table(self, name):  # roles of the other names (tails._only_holder): none
+        return False
+
+    def sql(self, query, params=None):
+        return []
+
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(["Brandt", "Keller", "Lyon", "Sophie", "After", "was", "born", "in", "Dr.", ",",
@@ -163,3 +169,32 @@ def test_tails_never_overlap_a_mention_and_name_what_the_text_says(words):
             if m.entity_id != "Q9":
                 assert (m.text, m.entity_id) in {("Brandt", "Q1"), ("Keller", "Q3")}
                 assert m.entity_id != "Q3" or any(x.entity_id == "Q9" for ms in out for x in ms)
+
+
+WAGNERS = [
+    B.entity("Q7001", "Rolf Wagner", "politician", claims=[("P31", B.item("Q5", None)), ("P102", B.item("Q7101", None))]),
+    B.entity("Q7002", "Tom Wagner", "painter", claims=[("P31", B.item("Q5", None)), ("P19", B.item("Q456", None))]),
+    B.entity("Q7101", "Blue Party", "political party"), B.entity("Q7102", "Green Party", "political party"),
+    B.entity("Q7003", "Anna Frei", "politician", claims=[("P31", B.item("Q5", None)), ("P102", B.item("Q7102", None))]),
+]
+
+
+def test_namesakes_no_name_links_are_told_apart_by_the_one_holding_what_the_other_names_are_values_of(kg_of):
+    # No Wagner is linked to the Green Party, but a party is a value of "member of political party", which only
+    # Rolf Wagner holds: the sentence is about him, and its wrong party is flagged with the graph's.
+    kg = kg_of(ENTITIES + MORE + WAGNERS)
+    assert ("Wagner", "Q7001") in _linked(kg, "Wagner joined the Green Party.")
+    wrong = _on(verify_text(kg, "Wagner joined the Green Party."), "Q7001", "P102")
+    assert wrong and wrong[0].verdict.verdict != SUPPORTED
+    assert "Blue Party" in {e.value for e in wrong[0].verdict.evidence} | set(wrong[0].verdict.corrections)
+    # Told the topic, or with two namesakes holding the property, the word stays unread.
+    assert not any(eid == "Q7001" for _, eid in _linked_about(kg, "Wagner joined the Green Party.", "Q7003"))
+    eva = B.entity("Q7004", "Eva Wagner", "politician", claims=[("P102", B.item("Q7101", None))])
+    assert not any(eid in {"Q7001", "Q7004"} for _, eid in _linked(kg_of(ENTITIES + MORE + WAGNERS + [eva]),
+                                                                    "Wagner joined the Green Party."))
+
+
+def _linked_about(kg, text, about):
+    sentences = split_sentences(text)
+    return [(m.text, m.entity_id) for ms in read_tails(kg, text, sentences, find_mentions(kg, text, sentences), about)
+            for m in ms]

@@ -5,8 +5,10 @@ sentence read on its own often holds only the short form. The index keeps the la
 (`label_tails` in lookup.sqlite, index/build.py); a capitalised word of the text that no gazetteer name covers and
 that is the last word of such names stands for one of them when the graph settles which: the one candidate linked
 to the most of the text's other names (and the topic, when the text is about one), or — without a topic — the only
-item whose name ends so. When several candidates share the word and the text does not tell them apart, the word
-stays unread: a guess would put claims on a namesake.
+item whose name ends so, or, when no name links any of them, the only one holding a property the sentence's other
+names are values of (a wrong value removes the link that would have picked the true one, not what the true one is).
+When several candidates share the word and the text does not tell them apart, the word stays unread: a guess would
+put claims on a namesake.
 """
 from __future__ import annotations
 
@@ -102,5 +104,29 @@ def read_tails(kg, text: str, sentences: list[tuple[int, int]], out: list[list[M
         # Told the topic, an answer's short name is one the graph connects to it or to the text's other names: a
         # lone namesake connected to nothing is more likely someone the graph does not hold (measured: bench/HISTORY).
         if len(top) == 1 and (best > 0 or (len(ids) == 1 and about is None)):
-            out[si] = sorted(out[si] + [Mention(s, e, text[s:e], top[0])], key=lambda m: m.start)
+            chosen = top[0]
+        elif best == 0 and about is None:
+            chosen = _only_holder(kg, ids, [m.entity_id for m in out[si]])
+        else:
+            chosen = None
+        if chosen is not None:
+            out[si] = sorted(out[si] + [Mention(s, e, text[s:e], chosen)], key=lambda m: m.start)
     return out
+
+
+def _only_holder(kg, ids: list[str], others: list[str]) -> str | None:
+    """Of namesakes no name of the text links to, the one holding a property that the sentence's other names are
+    values of elsewhere in the graph (their roles), when exactly one does: "Johnson is a veteran of two space flights,
+    STS-123 and STS-119" is the one Johnson with an astronaut mission, whichever missions the graph gives him — a
+    wrong mission removes the link that would have named him, not what he is. A role every namesake or none holds
+    (a country, a class) tells nothing."""
+    from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema
+
+    if len(ids) < 2 or not others:
+        return None
+    wanted = {pid for role in GraphSchema.of(kg).roles(others).values() for pid in role if pid != INSTANCE_OF}
+    if not wanted:
+        return None
+    statements = kg.statements_for(ids, properties=tuple(sorted(wanted)))
+    holders = [i for i in ids if statements.get(i)]
+    return holders[0] if len(holders) == 1 else None
