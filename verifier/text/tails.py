@@ -94,6 +94,7 @@ def read_tails(kg, text: str, sentences: list[tuple[int, int]], out: list[list[M
     named = {m.entity_id for sentence in out for m in sentence} | ({about} if about else set())
     candidates = {i for ids in by_tail.values() for i in ids}
     links = context_links(kg, candidates | named) if named else {}
+    roles: dict[str, set[str]] = {}  # the properties each name is a value of, asked once per text (_only_holder)
     for si, s, e, key in loose:
         ids = by_tail.get(key)
         if not ids:
@@ -106,7 +107,7 @@ def read_tails(kg, text: str, sentences: list[tuple[int, int]], out: list[list[M
         if len(top) == 1 and (best > 0 or (len(ids) == 1 and about is None)):
             chosen = top[0]
         elif best == 0 and about is None:
-            chosen = _only_holder(kg, ids, [m.entity_id for m in out[si]])
+            chosen = _only_holder(kg, ids, [m.entity_id for m in out[si]], roles)
         else:
             chosen = None
         if chosen is not None:
@@ -114,17 +115,20 @@ def read_tails(kg, text: str, sentences: list[tuple[int, int]], out: list[list[M
     return out
 
 
-def _only_holder(kg, ids: list[str], others: list[str]) -> str | None:
+def _only_holder(kg, ids: list[str], others: list[str], roles: dict[str, set[str]]) -> str | None:
     """Of namesakes no name of the text links to, the one holding a property that the sentence's other names are
-    values of elsewhere in the graph (their roles), when exactly one does: "Johnson is a veteran of two space flights,
-    STS-123 and STS-119" is the one Johnson with an astronaut mission, whichever missions the graph gives him — a
-    wrong mission removes the link that would have named him, not what he is. A role every namesake or none holds
-    (a country, a class) tells nothing."""
+    values of elsewhere in the graph (their roles, kept in ROLES across calls), when exactly one does: "Johnson is a
+    veteran of two space flights, STS-123 and STS-119" is the one Johnson with an astronaut mission, whichever
+    missions the graph gives him — a wrong mission removes the link that would have named him, not what he is. A role
+    every namesake or none holds (a country, a class) tells nothing."""
     from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema
 
     if len(ids) < 2 or not others:
         return None
-    wanted = {pid for role in GraphSchema.of(kg).roles(others).values() for pid in role if pid != INSTANCE_OF}
+    unknown = [o for o in others if o not in roles]
+    for eid, role in GraphSchema.of(kg).roles(unknown).items() if unknown else ():
+        roles[eid] = {pid for pid in role if pid != INSTANCE_OF}
+    wanted = set().union(*(roles[o] for o in others))
     if not wanted:
         return None
     statements = kg.statements_for(ids, properties=tuple(sorted(wanted)))
