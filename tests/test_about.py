@@ -44,6 +44,17 @@ def test_a_pronoun_and_a_sentence_without_its_name_stand_for_the_topic(kg):
         assert found and found[0].verdict.verdict == REFUTED and "1994" in " ".join(found[0].verdict.corrections)
 
 
+@pytest.mark.parametrize("text", ["is a film by Lyon director Bruno Keller.",
+                                  "Harbour) is a film by Lyon director Bruno Keller.",
+                                  # only a bracket left of the name: a pronunciation without its word
+                                  "([ha bor]) is a film by Lyon director Bruno Keller."])
+def test_a_sentence_that_opens_on_its_predicate_is_the_topics(kg, text):
+    found = _on(verify_text(kg, text, about="Q801"), "Q801", "P57")
+    assert found and found[0].verdict.verdict != SUPPORTED
+    right = _on(verify_text(kg, text.replace("Bruno Keller", "Alice Brandt"), about="Q801"), "Q801", "P57")
+    assert right and right[0].verdict.verdict == SUPPORTED
+
+
 def test_a_topic_the_graph_gives_no_class_takes_the_description_the_graph_cannot_place(kg):
     text = "The show was directed by Bruno Keller."
     found = _on(verify_text(kg, text, about="Q807"), "Q807", "P57")

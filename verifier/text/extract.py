@@ -17,8 +17,9 @@
    with one of a mention's dates.
 4. Claims the graph may refute, about the sentence's subject: another mention that is a value of one of
    the subject's statements (or a place above it: "born in England" for Cambridge), else the property
-   named by the nearest property word before it ("directed by"); a value named with its property's words
-   inside ("the James Bay drainage basin"); dates and quantities found by the
+   named by the nearest property word before it ("directed by"; triggers.py — the claim of the name the word
+   follows as a verb its subject when the graph gives that name the relation: "…, where X won Y"); a value
+   named with its property's words inside ("the James Bay drainage basin"); dates and quantities found by the
    parsers, attached to the property whose trigger words appear; "<property words> is <phrase>" with no
    linked object ("its head of state is a king") becomes a claim on that phrase when the subject lacks
    the property or the phrase is a name — the graph then answers NOT_ENOUGH_INFO. The subject as another name's
@@ -40,12 +41,11 @@ from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.topic import retitled, title_claims, topic_names, with_topic
 from kgcheck.verifier.text.referents import (EarlierMentions, common_name, descriptions, earlier_referent,
                                              implied_subject, relation_holder, relation_noun)
-from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema
+from kgcheck.verifier.text.schema import INSTANCE_OF
 from kgcheck.verifier.text.subject import COPULA_ARTICLE, main_description, named_subject
-from kgcheck.verifier.text.words import VERB_AFTER, SubjectView, long_name_spans
-from kgcheck.verifier.text.triggers import (DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE, ITEM_TRIGGER_WINDOW, TRIGGERS,
-                                           unlinked_objects)
-from kgcheck.verifier.values import find_dates, find_quantities, inside_dates
+from kgcheck.verifier.text.words import VERB_AFTER, SubjectView
+from kgcheck.verifier.text.triggers import TRIGGERS, in_brackets, read_triggers
+from kgcheck.verifier.values import find_dates, inside_dates
 
 __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "split_sentences", "Mention", "TRIGGERS"]
 
@@ -53,8 +53,9 @@ __all__ = ["SpanClaim", "extract_claims", "find_mentions", "names_property", "sp
 # object). Not "The film series Star Wars", "The Boston Press": a plural or a noun in -ss is no verb here.
 _VERB_THEN_NAME = re.compile(r"\s+(?![a-z]*(?:ies|ss)\b)[a-z]{2,}(?:s|ed)\s+(?:the\s+)?[A-Z\"“]")
 _CLAUSE_OPENS = re.compile(r"(?:[:;]|,?\s+(?:and|but|while|whereas))\s+(?:the\s+)?$", re.IGNORECASE)
-# A sentence that opens on its predicate, its name left out (or cut to a bracket's end: "Nekojiru Grass) is a").
-_OPENS_ON_PREDICATE = re.compile(r"(?:[^.()]{0,60}\))?\s*" + COPULA_ARTICLE)
+# A sentence that opens on its predicate, its name left out (or cut to a bracket's end: "Nekojiru Grass) is a"; or
+# only its bracket left: "([f fa]) is a song by …", a pronunciation without the name).
+_OPENS_ON_PREDICATE = re.compile(r"(?:\([^()]{0,60}\)|[^.()]{0,60}\))?\s*" + COPULA_ARTICLE)
 PRONOUNS = frozenset("he she it his her its they their him them".split())
 
 
@@ -135,7 +136,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                              None)
         # Not an aside in brackets (a name that closes the bracket it opens in is not: "( 181902 ) 1999 RD215"),
         # not the month of a date ("From May 2011 until April 2012 Marina Weisband was").
-        outside = [m for m in ms if not (_in_brackets(text, a, m.start) and _in_brackets(text, a, m.end))
+        outside = [m for m in ms if not (in_brackets(text, a, m.start) and in_brackets(text, a, m.end))
                    and not inside_dates(m.start - a, m.end - a, dates)]
         subject = named_subject(text, a, b, outside)
         # "The Best American Poetry 1993, a volume …" of the 1995 volume: the title's year dates the topic.
@@ -259,8 +260,8 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                        set(links), readers, weak_here, held_by)
             read_dates(view, si, subject, sentence, a, ms, dates, statements, facts, emit, taken, readers,
                        lambda si=si: in_sentence.get(si, ()))
-        _subject_claims(si, subject, sentence, a, ms, dates, statements.get(subject.entity_id, []), facts, emit,
-                        taken, allowed, set(links), held_by)
+        read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, taken, allowed, set(links),
+                      held_by)
     return sentences, claims
 
 
@@ -286,11 +287,6 @@ def _one_link_among_others(its_statements, mentions, description_spans, statemen
                if m.entity_id != linked[0].entity_id)
 
 
-def _in_brackets(text: str, start: int, at: int) -> bool:
-    before = text[start:at]
-    return before.count("(") > before.count(")") or before.count("[") > before.count("]")
-
-
 def _lifespan(sentence: str, after: int, dates) -> list[tuple[str, int, int]]:
     """"Name (11 March 1952 – 11 May 2001)" or "Name (born 11 March 1952)": birth and death dates."""
     group = re.match(r"\s*\(([^()]*)\)", sentence[after:])
@@ -313,76 +309,3 @@ def _topic(text: str, sentence: tuple[int, int], weak: list) -> tuple[int, int, 
         return None
     starts_here = [w for w in weak if w[0] == words[first][0]]
     return max(starts_here, key=lambda w: w[1]) if starts_here else None
-
-
-def _subject_claims(si, subject, sentence, a, ms, dates, own, facts, emit, taken, allowed, linked,
-                    held_by=frozenset()) -> None:
-    """Claims about the sentence's subject that the graph may refute or not know (rule 4); held_by: (name,
-    property) pairs that hold the subject as a value (holders.py), not values of it."""
-    props_of = {st.property for st in own}
-    names = [(x.start - a, x.end - a) for x in ms]
-    long_names = long_name_spans(sentence, GraphSchema.of(facts.kg).lexicon())
-
-    def triggered(datatype: str, at: int | None = None, window: int | None = None,
-                  after: int | None = None) -> list[str]:
-        """Properties of this datatype named by the nearest property word before `at` (within `window`
-        characters), else after it (within `after`; anywhere when neither limit is given). The nearest
-        word decides: when its properties are not allowed, nothing is ("written by" next to a film's
-        writer is no claim about its director)."""
-        found: dict[str, int] = {}
-        named = [(p, ws) for p, ws in TRIGGERS.items() if facts.datatype(p) == datatype]
-        named += [(p, [facts.label(p)]) for p in props_of
-                  if facts.datatype(p) == datatype and facts.label(p) and len(facts.label(p)) > 3]
-        lower = sentence.lower()
-        for pid, ws in named:
-            for w in ws:
-                for m in re.finditer(r"\b" + re.escape(w.lower()) + r"\b", lower):
-                    if any(s <= m.start() and m.end() <= e for s, e in names) or taken(a + m.start(), a + m.end()):
-                        continue  # part of a name or a claimed value ("rugby league"), not a property word
-                    longer = {p for s, e, p in long_names if s < m.end() and m.start() < e and e - s > m.end() - m.start()}
-                    if longer and pid not in longer:
-                        continue  # words of a longer property name ("sport" of "country for sport", "cast member of")
-                    if at is not None and m.end() <= at:
-                        distance = at - m.end()
-                        if window is not None and distance > window:
-                            continue
-                    elif after is not None and at is not None and m.start() - at <= after:
-                        distance = 10_000 + m.start() - at
-                    elif window is None and after is None:
-                        distance = 10_000 + m.start()
-                    else:
-                        continue
-                    found[pid] = min(found.get(pid, 1 << 30), distance)
-        if not found:
-            return []
-        nearest = min(found.values())
-        return sorted((p for p in found if found[p] == nearest and allowed(p)), key=lambda p: (p not in props_of, p))
-
-    subject_bracketed = subject.start >= a and _in_brackets(sentence, 0, subject.start - a)
-    for m in ms:
-        if m is subject or m.entity_id == subject.entity_id or taken(m.start, m.end) or \
-                frozenset((subject.entity_id, m.entity_id)) in linked:  # rule 3 said what links them
-            continue
-        if inside_dates(m.start - a, m.end - a, dates):
-            continue  # "December" of "December 30, 1953"
-        if _in_brackets(sentence, 0, m.start - a) and not subject_bracketed:
-            continue  # an aside ("Roger Kornberg (Stanford University)"): not a value of the word before it
-        above = [st.property for st in own if st.value.entity_id and m.entity_id in facts.ancestors(st.value.entity_id)]
-        named = triggered("wikibase-item", m.start - a, window=ITEM_TRIGGER_WINDOW)
-        for pid in dict.fromkeys([p for p in named if p in props_of] or above or named[:1]):
-            if (m.entity_id, pid) in held_by:
-                break  # "a tributary of the Nile": the Nile's tributary, not the subject's
-            emit(si, subject, pid, m.start, m.end, m.entity_id, reader="triggers")
-            break
-    for s, e, _date in dates:
-        if not taken(a + s, a + e):
-            for pid in triggered("time", s, window=DATE_TRIGGER_BEFORE, after=DATE_TRIGGER_AFTER)[:1]:
-                emit(si, subject, pid, a + s, a + e, reader="triggers")
-    for s, e, quantity in find_quantities(sentence):
-        if any(s < ds_e and e > ds_s for ds_s, ds_e, _ in dates):
-            continue  # a year is not a quantity
-        for pid in triggered("quantity", s)[:1]:
-            emit(si, subject, pid, a + s, a + e, reader="triggers")
-    for pid, start, end, words in unlinked_objects(sentence, [(m.start - a, m.end - a) for m in ms], props_of, facts):
-        if not taken(a + start, a + end):
-            emit(si, subject, pid, a + start, a + end, predicate=words, reader="copula")

@@ -1,10 +1,14 @@
-"""Words people use for common properties beyond the properties' own labels (the "triggers" reader's list) and
+"""The triggers reader: words people use for common properties beyond the properties' own labels (its list), the
+claims they make of a sentence's subject or of the name they follow as a verb its subject (`read_triggers`), and
 the copula reader ("<property words> is <phrase>") that reads values the graph has no entity for."""
 from __future__ import annotations
 
 import re
 
 from kgcheck.verifier.text.mentions import TITLES
+from kgcheck.verifier.text.schema import GraphSchema
+from kgcheck.verifier.text.words import long_name_spans
+from kgcheck.verifier.values import find_quantities, inside_dates
 
 # Words people use for common properties, beyond the properties' own labels and aliases.
 TRIGGERS = {
@@ -77,3 +81,118 @@ def unlinked_objects(sentence: str, mentions: list[tuple[int, int]], props_of: s
                 continue
             seen.add(pid)
             yield pid, phrase_start, end, words
+
+
+# Between a name and the verb it is the subject of: nothing but adverbs of time ("where X later won").
+_NAME_THEN_VERB = re.compile(r"\s+(?:(?:has|had|have|also|later|then|eventually|subsequently|once|finally)\s+)*")
+# A name right after one of these is that word's object, not the verb's subject ("a film by X won").
+_GOVERNED = re.compile(r"\b(?:by|of|from|with|for|to|in|on|at|and|or|as|than|about|into|under|over|via|"
+                       r"between|including|like)\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def clause_subject(sentence: str, a: int, ms, subject, value, word_start: int):
+    """The name a property word follows as a verb its subject, when that is not the sentence's subject: "The film
+    premiered at the Cannes Film Festival, where The White Ribbon won the Palme d'Or" — what won is The White
+    Ribbon, not the festival. Not a name governed by a preposition ("a film by X won"), nor a participle's ("a film
+    by Y starring Z": -ing words modify a noun before them), nor one in brackets."""
+    word = re.match(r"[\w'’-]+", sentence[word_start:])
+    if word is None or word.group().lower().endswith("ing"):
+        return None
+    for x in ms:
+        if x is subject or x is value or x.entity_id in (subject.entity_id, value.entity_id) or x.end - a > word_start:
+            continue
+        if _NAME_THEN_VERB.fullmatch(sentence, x.end - a, word_start) and \
+                not _GOVERNED.search(sentence, 0, x.start - a) and not in_brackets(sentence, 0, x.start - a):
+            return x
+    return None
+
+
+def in_brackets(text: str, start: int, at: int) -> bool:
+    before = text[start:at]
+    return before.count("(") > before.count(")") or before.count("[") > before.count("]")
+
+
+def read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, taken, allowed, linked,
+                  held_by=frozenset()) -> None:
+    """Claims about the sentence's subject that the graph may refute or not know (rule 4), or about the name the
+    property word follows as a verb follows its subject (`clause_subject`); statements: each mention's; held_by:
+    (name, property) pairs that hold the subject as a value (holders.py), not values of it."""
+    own = statements.get(subject.entity_id, [])
+    props_of = {st.property for st in own}
+    word_at: dict[str, int] = {}  # where `triggered` found the nearest word (its start in the sentence)
+    names = [(x.start - a, x.end - a) for x in ms]
+    long_names = long_name_spans(sentence, GraphSchema.of(facts.kg).lexicon())
+
+    def triggered(datatype: str, at: int | None = None, window: int | None = None,
+                  after: int | None = None) -> list[str]:
+        """Properties of this datatype named by the nearest property word before `at` (within `window`
+        characters), else after it (within `after`; anywhere when neither limit is given). The nearest
+        word decides: when its properties are not allowed, nothing is ("written by" next to a film's
+        writer is no claim about its director)."""
+        found: dict[str, int] = {}
+        named = [(p, ws) for p, ws in TRIGGERS.items() if facts.datatype(p) == datatype]
+        named += [(p, [facts.label(p)]) for p in props_of
+                  if facts.datatype(p) == datatype and facts.label(p) and len(facts.label(p)) > 3]
+        lower = sentence.lower()
+        for pid, ws in named:
+            for w in ws:
+                for m in re.finditer(r"\b" + re.escape(w.lower()) + r"\b", lower):
+                    if any(s <= m.start() and m.end() <= e for s, e in names) or taken(a + m.start(), a + m.end()):
+                        continue  # part of a name or a claimed value ("rugby league"), not a property word
+                    longer = {p for s, e, p in long_names if s < m.end() and m.start() < e and e - s > m.end() - m.start()}
+                    if longer and pid not in longer:
+                        continue  # words of a longer property name ("sport" of "country for sport", "cast member of")
+                    if at is not None and m.end() <= at:
+                        distance = at - m.end()
+                        if window is not None and distance > window:
+                            continue
+                    elif after is not None and at is not None and m.start() - at <= after:
+                        distance = 10_000 + m.start() - at
+                    elif window is None and after is None:
+                        distance = 10_000 + m.start()
+                    else:
+                        continue
+                    if distance < found.get(pid, 1 << 30):
+                        found[pid] = distance
+                        word_at[pid] = m.start()
+        if not found:
+            return []
+        nearest = min(found.values())
+        return sorted((p for p in found if found[p] == nearest and allowed(p)), key=lambda p: (p not in props_of, p))
+
+    subject_bracketed = subject.start >= a and in_brackets(sentence, 0, subject.start - a)
+    for m in ms:
+        if m is subject or m.entity_id == subject.entity_id or taken(m.start, m.end) or \
+                frozenset((subject.entity_id, m.entity_id)) in linked:  # rule 3 said what links them
+            continue
+        if inside_dates(m.start - a, m.end - a, dates):
+            continue  # "December" of "December 30, 1953"
+        if in_brackets(sentence, 0, m.start - a) and not subject_bracketed:
+            continue  # an aside ("Roger Kornberg (Stanford University)"): not a value of the word before it
+        above = [st.property for st in own if st.value.entity_id and m.entity_id in facts.ancestors(st.value.entity_id)]
+        named = triggered("wikibase-item", m.start - a, window=ITEM_TRIGGER_WINDOW)
+        doer = clause_subject(sentence, a, ms, subject, m, word_at[named[0]]) if named else None
+        if doer is not None:
+            held = {st.property for st in statements.get(doer.entity_id, ())}
+            pid = next((p for p in named if p in held), None)
+            if pid is not None:  # the graph gives the name that relation: the words say it of the name
+                if frozenset((doer.entity_id, m.entity_id)) not in linked:
+                    emit(si, doer, pid, m.start, m.end, m.entity_id, reader="triggers")
+                continue
+        for pid in dict.fromkeys([p for p in named if p in props_of] or above or named[:1]):
+            if (m.entity_id, pid) in held_by:
+                break  # "a tributary of the Nile": the Nile's tributary, not the subject's
+            emit(si, subject, pid, m.start, m.end, m.entity_id, reader="triggers")
+            break
+    for s, e, _date in dates:
+        if not taken(a + s, a + e):
+            for pid in triggered("time", s, window=DATE_TRIGGER_BEFORE, after=DATE_TRIGGER_AFTER)[:1]:
+                emit(si, subject, pid, a + s, a + e, reader="triggers")
+    for s, e, quantity in find_quantities(sentence):
+        if any(s < ds_e and e > ds_s for ds_s, ds_e, _ in dates):
+            continue  # a year is not a quantity
+        for pid in triggered("quantity", s)[:1]:
+            emit(si, subject, pid, a + s, a + e, reader="triggers")
+    for pid, start, end, words in unlinked_objects(sentence, [(m.start - a, m.end - a) for m in ms], props_of, facts):
+        if not taken(a + start, a + end):
+            emit(si, subject, pid, a + start, a + end, predicate=words, reader="copula")

@@ -1,0 +1,71 @@
+"""The triggers reader (verifier/text/triggers.py): a property word ("won", "directed") and the name after it.
+
+Whose claim it is: the sentence's subject, unless the word follows another name as a verb follows its subject
+("… the festival, where Night Ferry won the Golden Shell") and the graph gives that name the relation.
+"""
+from __future__ import annotations
+
+import pytest
+
+from kgcheck.verifier.model import SUPPORTED
+from kgcheck.verifier.text.mentions import Mention
+from kgcheck.verifier.text.triggers import clause_subject
+from kgcheck.verifier.text.verify import verify_text
+from test_words import ENTITIES, B
+
+AWARDS = [
+    B.prop("P166", "award received", "wikibase-item"),
+    B.entity("Q618779", "award"),
+    B.entity("Q701", "Golden Shell", "film award", claims=[("P31", B.item("Q618779", None))]),
+    B.entity("Q702", "Silver Shell", "film award", claims=[("P31", B.item("Q618779", None))]),
+    B.entity("Q703", "Harbour Film Festival", "film festival"),
+    B.entity("Q807", "Low Tide", "film", claims=[("P31", B.item("Q11424", None)), ("P166", B.item("Q701", None))]),
+    B.entity("Q808", "Night Ferry", "film", claims=[("P31", B.item("Q11424", None)), ("P166", B.item("Q702", None))]),
+]
+
+
+@pytest.fixture(scope="module")
+def kg(kg_of):
+    return kg_of(ENTITIES + AWARDS)
+
+
+def _on(report, span):
+    return [(c.claim.subject_id, c.claim.property_id, c.verdict.verdict) for c in report.claims if c.span == span]
+
+
+def test_the_name_before_the_verb_is_who_won_not_the_sentences_subject(kg):
+    text = "The Harbour Film Festival opened in May, where Night Ferry won the Golden Shell."
+    found = _on(verify_text(kg, text), "Golden Shell")
+    assert found and found[0][:2] == ("Q808", "P166") and found[0][2] != SUPPORTED
+    right = _on(verify_text(kg, "The Harbour Film Festival opened in May, where Night Ferry won the Silver Shell."),
+                "Silver Shell")
+    assert right and right[0] == ("Q808", "P166", SUPPORTED)
+
+
+def test_without_the_relation_in_the_graph_the_word_stays_the_subjects(kg):
+    # Alice Brandt holds no award: the verb's name does not take the claim (the reader reads as before).
+    found = _on(verify_text(kg, "The Harbour Film Festival opened in May, where Alice Brandt won the Golden Shell."),
+                "Golden Shell")
+    assert all(subject != "Q901" for subject, _, _ in found)
+
+
+def _mentions(sentence, *names):
+    return [Mention(sentence.index(n), sentence.index(n) + len(n), n, f"Q{i}") for i, n in enumerate(names)]
+
+
+@pytest.mark.parametrize("sentence, names, word, expected", [
+    ("The festival, where Night Train later won the Golden Shell", ("festival", "Night Train", "Golden Shell"),
+     "won", "Night Train"),
+    ("The festival showed a film by Night Train won the Golden Shell", ("festival", "Night Train", "Golden Shell"),
+     "won", None),  # a preposition's object is no verb's subject
+    ("The festival showed Night Train starring Golden Shell", ("festival", "Night Train", "Golden Shell"),
+     "starring", None),  # a participle modifies the noun before it
+    ("The festival and Night Train won the Golden Shell", ("festival", "Night Train", "Golden Shell"), "won", None),
+    ("The festival (Night Train) won the Golden Shell", ("festival", "Night Train", "Golden Shell"), "won", None),
+    ("The festival where Night Train, a film, won the Golden Shell", ("festival", "Night Train", "Golden Shell"),
+     "won", None),  # not right before the verb
+])
+def test_clause_subject(sentence, names, word, expected):
+    ms = _mentions(sentence, *names)
+    found = clause_subject(sentence, 0, ms, ms[0], ms[-1], sentence.index(word))
+    assert (found.text if found else None) == expected
