@@ -6,6 +6,8 @@ Whose claim it is: the sentence's subject, unless the word follows another name 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kgcheck.verifier.model import SUPPORTED
 from kgcheck.verifier.text.mentions import Mention
@@ -69,3 +71,18 @@ def test_clause_subject(sentence, names, word, expected):
     ms = _mentions(sentence, *names)
     found = clause_subject(sentence, 0, ms, ms[0], ms[-1], sentence.index(word))
     assert (found.text if found else None) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=st.lists(st.sampled_from(["Night", "Ferry", "won", "the", "by", "(", ")", "later", "and", "starring",
+                                       ",", "Golden", "Shell", "festival", "has", "of"]), min_size=1, max_size=14),
+       picks=st.lists(st.integers(0, 13), max_size=4))
+def test_clause_subject_never_fails_and_names_a_mention_before_the_word(words, picks):
+    sentence = " ".join(words)
+    starts = [sum(len(w) + 1 for w in words[:i]) for i in range(len(words))]
+    ms = [Mention(starts[i], starts[i] + len(words[i]), words[i], f"Q{i}") for i in sorted(set(picks)) if i < len(words)]
+    if len(ms) < 2:
+        return
+    for word_start in starts:
+        found = clause_subject(sentence, 0, ms, ms[0], ms[-1], word_start)
+        assert found is None or (found in ms and found.end <= word_start and found not in (ms[0], ms[-1]))
