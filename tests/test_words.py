@@ -306,3 +306,18 @@ def test_a_lower_case_value_outside_a_description_is_read_by_its_role(kg_of):
     # A lower-case phrase right before a name describes that name, not the subject.
     other = verify_text(kg, "Lyon women's volleyball team appeared in the women's floorball documentary Night Train.")
     assert not [c for c in other.claims if c.claim.property_id == "P2094"]
+
+
+def test_the_types_reader_takes_the_relation_the_nearest_property_word_names(kg_of):
+    # Bronze Shell is a nominee's award twice in the graph and nobody's win: its type alone reads "nominated for".
+    props = [B.prop("P166", "award received", "wikibase-item"), B.prop("P1411", "nominated for", "wikibase-item")]
+    award = lambda qid, label: B.entity(qid, label, "film award", claims=[("P31", item("Q618779", None))])  # noqa: E731
+    shells = [B.entity("Q618779", "film award"), award("Q701", "Golden Shell"), award("Q702", "Silver Shell"),
+              award("Q703", "Bronze Shell")]
+    films = [B.entity(q, label, "film", claims=[("P31", item("Q11424", None)), *claims]) for q, label, claims in [
+        ("Q808", "Night Ferry", [("P166", item("Q702", None)), ("P1411", item("Q701", None))]),
+        ("Q809", "Low Tide", [("P1411", item("Q703", None))]), ("Q810", "High Water", [("P1411", item("Q703", None))])]]
+    kg = kg_of(ENTITIES + props + shells + films)
+    tc = _claim(verify_text(kg, "Night Ferry won the Bronze Shell."), "Bronze Shell")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q808", "P166", "types")
+    assert tc.verdict.verdict != SUPPORTED

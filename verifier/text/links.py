@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from kgcheck.verifier.text.mentions import Mention
-from kgcheck.verifier.text.triggers import ITEM_TRIGGER_WINDOW, TRIGGERS
+from kgcheck.verifier.text.triggerwords import ITEM_TRIGGER_WINDOW, TRIGGERS
 from kgcheck.verifier.values.dates import DateMatch, compare_dates
 
 

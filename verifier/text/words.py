@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, MIN_VALUE_SHARE, GraphSchema, stem
+from kgcheck.verifier.text.triggerwords import ITEM_TRIGGER_WINDOW, TRIGGERS
 from kgcheck.verifier.values import inside_dates
 
 MIN_ROLE_STATEMENTS = 1  # one statement with m as its value already says what m is for
@@ -37,6 +38,21 @@ _CLAUSE_BREAK = re.compile(r"[;:()\[\]\"“”]|,\s+(?:and|but|while|which|who)\
 
 def lower_words(sentence: str, lo: int, hi: int) -> list[tuple[int, int, str]]:
     return [(m.start() + lo, m.end() + lo, m.group().lower()) for m in _WORD.finditer(sentence[lo:hi])]
+
+
+def _word_says(sentence: str, at: int, pids: set[str]) -> str | None:
+    """Of the properties a value's type fits, the one the nearest property word of the triggers list names before
+    it in its clause ("won" award received, "nominated" nominated for), when that word names exactly one of them."""
+    lower = sentence[max(_clause_start(sentence, at), at - ITEM_TRIGGER_WINDOW):at].lower()
+    nearest: dict[int, set[str]] = {}
+    for pid in pids:
+        for word in TRIGGERS.get(pid, ()):
+            for m in re.finditer(r"\b" + re.escape(word) + r"\b", lower):
+                nearest.setdefault(len(lower) - m.end(), set()).add(pid)
+    if not nearest:
+        return None
+    named = nearest[min(nearest)]
+    return next(iter(named)) if len(named) == 1 else None
 
 
 def _clause_start(sentence: str, at: int) -> int:
@@ -227,7 +243,10 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
                     scores[st.property] = (role.get(st.property, 0), same_class)
             if scores:
                 ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
-                if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:  # a clear best, else no claim
+                said = _word_says(sentence, m.start - a, set(scores)) if len(ranked) > 1 else None
+                if said:  # "won the Academy Award for Best Actor": awarded, though nominations outnumber awards
+                    emit(si, subject, said, m.start, m.end, m.entity_id, reader="types")
+                elif len(ranked) == 1 or ranked[0][1] > ranked[1][1]:  # a clear best, else no claim
                     emit(si, subject, ranked[0][0], m.start, m.end, m.entity_id, reader="types")
     if "types" in readers:
         _described_as(si, subject, sentence, a, weak, held, schema, emit, taken)
