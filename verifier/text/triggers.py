@@ -7,7 +7,7 @@ import re
 
 from kgcheck.verifier.text.mentions import TITLES
 from kgcheck.verifier.text.triggerwords import (DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE, ITEM_TRIGGER_WINDOW, ITEM_VALUED,
-                                               TRIGGERS)
+                                               TRIGGERS, word_hits)
 from kgcheck.verifier.text.schema import GraphSchema
 from kgcheck.verifier.text.words import long_name_spans
 from kgcheck.verifier.values import find_quantities, inside_dates
@@ -73,7 +73,7 @@ def clause_subject(sentence: str, a: int, ms, subject, value, word_start: int):
     if word is None or word.group().lower().endswith("ing"):
         return None
     for x in ms:
-        if x is subject or x is value or x.entity_id in (subject.entity_id, value.entity_id) or x.end - a > word_start:
+        if x.entity_id in (subject.entity_id, value.entity_id) or x.end - a > word_start:
             continue
         if _NAME_THEN_VERB.fullmatch(sentence, x.end - a, word_start) and \
                 not _GOVERNED.search(sentence, 0, x.start - a) and not in_brackets(sentence, 0, x.start - a):
@@ -107,28 +107,25 @@ def read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, 
         named = [(p, ws) for p, ws in TRIGGERS.items() if facts.datatype(p) == datatype]
         named += [(p, [facts.label(p)]) for p in props_of
                   if facts.datatype(p) == datatype and facts.label(p) and len(facts.label(p)) > 3]
-        lower = sentence.lower()
-        for pid, ws in named:
-            for w in ws:
-                for m in re.finditer(r"\b" + re.escape(w.lower()) + r"\b", lower):
-                    if any(s <= m.start() and m.end() <= e for s, e in names) or taken(a + m.start(), a + m.end()):
-                        continue  # part of a name or a claimed value ("rugby league"), not a property word
-                    longer = {p for s, e, p in long_names if s < m.end() and m.start() < e and e - s > m.end() - m.start()}
-                    if longer and pid not in longer:
-                        continue  # words of a longer property name ("sport" of "country for sport", "cast member of")
-                    if at is not None and m.end() <= at:
-                        distance = at - m.end()
-                        if window is not None and distance > window:
-                            continue
-                    elif after is not None and at is not None and m.start() - at <= after:
-                        distance = 10_000 + m.start() - at
-                    elif window is None and after is None:
-                        distance = 10_000 + m.start()
-                    else:
-                        continue
-                    if distance < found.get(pid, 1 << 30):
-                        found[pid] = distance
-                        word_at[pid] = m.start()
+        for pid, m in word_hits(sentence.lower(), named):
+            if any(s <= m.start() and m.end() <= e for s, e in names) or taken(a + m.start(), a + m.end()):
+                continue  # part of a name or a claimed value ("rugby league"), not a property word
+            longer = {p for s, e, p in long_names if s < m.end() and m.start() < e and e - s > m.end() - m.start()}
+            if longer and pid not in longer:
+                continue  # words of a longer property name ("sport" of "country for sport", "cast member of")
+            if at is not None and m.end() <= at:
+                distance = at - m.end()
+                if window is not None and distance > window:
+                    continue
+            elif after is not None and at is not None and m.start() - at <= after:
+                distance = 10_000 + m.start() - at
+            elif window is None and after is None:
+                distance = 10_000 + m.start()
+            else:
+                continue
+            if distance < found.get(pid, 1 << 30):
+                found[pid] = distance
+                word_at[pid] = m.start()
         if not found:
             return []
         nearest = min(found.values())

@@ -2,6 +2,8 @@
 a value they count (read by triggers.py, links.py and the types reader of words.py)."""
 from __future__ import annotations
 
+import re
+
 # Words people use for common properties, beyond the properties' own labels and aliases.
 TRIGGERS = {
     "P569": ("born", "birth"), "P19": ("born", "birthplace", "native of"), "P570": ("died", "death", "passed away"),
@@ -30,3 +32,12 @@ ITEM_TRIGGER_WINDOW = 40  # characters between "directed by" and the name it int
 DATE_TRIGGER_BEFORE, DATE_TRIGGER_AFTER = 40, 30
 ITEM_VALUED = frozenset(p for p in TRIGGERS if p not in ("P569", "P570", "P571", "P577", "P1082", "P2046", "P2044",
                                                           "P2048"))
+
+
+def word_hits(lower: str, words_of):
+    """(property, match) for each whole-word occurrence in LOWER (lower-case text) of the words WORDS_OF gives
+    ((property, words) pairs): where the sentence names a property."""
+    for pid, words in words_of:
+        for word in words:
+            for m in re.finditer(r"\b" + re.escape(word.lower()) + r"\b", lower):
+                yield pid, m

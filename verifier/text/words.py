@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, MIN_VALUE_SHARE, GraphSchema, stem
-from kgcheck.verifier.text.triggerwords import ITEM_TRIGGER_WINDOW, TRIGGERS
+from kgcheck.verifier.text.triggerwords import ITEM_TRIGGER_WINDOW, TRIGGERS, word_hits
 from kgcheck.verifier.values import inside_dates
 
 MIN_ROLE_STATEMENTS = 1  # one statement with m as its value already says what m is for
@@ -45,10 +45,8 @@ def _word_says(sentence: str, at: int, pids: set[str]) -> str | None:
     it in its clause ("won" award received, "nominated" nominated for), when that word names exactly one of them."""
     lower = sentence[max(_clause_start(sentence, at), at - ITEM_TRIGGER_WINDOW):at].lower()
     nearest: dict[int, set[str]] = {}
-    for pid in pids:
-        for word in TRIGGERS.get(pid, ()):
-            for m in re.finditer(r"\b" + re.escape(word) + r"\b", lower):
-                nearest.setdefault(len(lower) - m.end(), set()).add(pid)
+    for pid, m in word_hits(lower, [(p, TRIGGERS.get(p, ())) for p in pids]):
+        nearest.setdefault(len(lower) - m.end(), set()).add(pid)
     if not nearest:
         return None
     named = nearest[min(nearest)]
