@@ -3,7 +3,7 @@
     python bench/factcheck.py [--index /work/indexes/dense-dev] [--per-kind 200] [--offset 0]
                               [--llm] [--readers linked,words,...] [--about] [--named-topic]
                               [--rephrase inverse|relation-of|possessive]
-                              [--dump rows.jsonl]
+                              [--other-relation] [--kind true|year|entity] [--dump rows.jsonl]
 
 Each row of ../shared/bench/text-factcheck-dev.jsonl is a Wikipedia sentence, as written ("true") or
 with one fact broken ("corrupted": `kind` year or entity). Every sentence goes through `verify_text`
@@ -17,6 +17,9 @@ Per corrupted kind:
   corrected  such a claim REFUTED with the right value among its corrections
   fooled     a claim on the broken (subject, property) stating the wrong value, SUPPORTED
   silent     no REFUTED claim anywhere in the text
+With --other-relation, each true row's fact is said with another relation of its subject (kind "relation": the
+value is right, the relation wrong); also reported, the value SUPPORTED under another relation (the one the graph
+links, which the text does not state).
 True sentences: gold triples SUPPORTED (a claim with the gold subject, property and object, SUPPORTED),
 sentences with a false alarm (any REFUTED claim), claims per sentence.
 Per reader (the `reader` tag of each claim): claims on true sentences, the share SUPPORTED or matching a
@@ -67,6 +70,38 @@ def rephrased(row: dict, form: str) -> dict | None:
     text = REPHRASINGS[form].format(value=value, property=triple["predicate"].strip(), subject=triple["subject"])
     text = text[:1].upper() + text[1:]  # a sentence opens with a capital: "Sitcom is the genre of ...", as written
     return dict(row, text=text, **({"gold": [triple]} if row["label"] == "true" else {}))
+
+
+def with_other_relation(kg, row: dict) -> dict | None:
+    """A true row's fact said with another relation of its subject ("The producer of X is <its director>."), as an
+    answer confuses two relations: a corrupted row of kind "relation" whose broken fact is (subject, that other
+    property) with the gold value. The other property is one the graph gives the subject with other values and
+    the gold value elsewhere (a mix-up of two relations a value may have: director and producer), its label not
+    ending in a preposition; of several, the one with the fewest values (then by id). None
+    when there is none, or the gold value is no entity."""
+    g = (row.get("gold") or [None])[0] if row.get("label") == "true" else None
+    if not g or not g.get("object_id"):
+        return None
+    values: dict[str, set[str]] = defaultdict(set)
+    for st in kg.statements(g["subject_id"], details=False):
+        if st.value.entity_id:
+            values[st.property].add(st.value.entity_id)
+    labels = kg.labels(sorted(values))
+    roles = {p for (p,) in kg.sql("SELECT DISTINCT property FROM statements_by_object WHERE entity_id = ?",
+                                  [g["object_id"]])}  # what the value is a value of anywhere: a plausible mix-up
+    others = sorted((len(v), p) for p, v in values.items() if p != g["property_id"] and g["object_id"] not in v
+                    and p in roles and labels.get(p)
+                    and not re.search(r"\s(?:of|in|on|at|to|for|by|with|from|as)$", labels[p]))
+    if not others:
+        return None
+    pid = others[0][1]
+    right_id = sorted(values[pid])[0]
+    right = kg.labels([right_id]).get(right_id, right_id)
+    text = REPHRASINGS["relation-of"].format(value=g["object"], property=labels[pid], subject=g["subject"])
+    return {"id": row["id"] + "-relation", "ontology": row["ontology"], "text": text, "label": "corrupted",
+            "kind": "relation", "broken": dict(g, property_id=pid, predicate=labels[pid], object_id=right_id,
+                                               object=right),
+            "wrong": g["object"], "wrong_id": g["object_id"], "right": right, "linked_as": g["property_id"]}
 
 
 def load_rows(per_kind: int, offset: int = 0, path: Path = DATA) -> list[dict]:
@@ -175,6 +210,9 @@ def score(rows: list[dict], reports: list, named: dict[str, bool] | None = None)
         k["refuted"] += any(c.verdict.verdict == "REFUTED" for c in on)
         k["corrected"] += any(c.verdict.verdict == "REFUTED" and corrects(c, b, row["right"]) for c in on)
         k["fooled"] += any(c.verdict.verdict == "SUPPORTED" and states(c, row.get("wrong_id"), row["wrong"]) for c in on)
+        k["as_other"] += any(c.verdict.verdict == "SUPPORTED" and c.claim.subject_id == b["subject_id"] and
+                             c.claim.property_id != b["property_id"] and c.claim.object_id == row.get("wrong_id")
+                             for c in claims)  # the value SUPPORTED under a relation the text does not state
         k["silent"] += not refuted_any
         for c in claims:
             r = readers[_reader(c)]
@@ -185,7 +223,7 @@ def score(rows: list[dict], reports: list, named: dict[str, bool] | None = None)
 
 def render(result: dict, latencies: list[float], header: str) -> str:
     lines = [header]
-    for kind in ("year", "entity"):
+    for kind in ("year", "entity", "relation"):
         k = result["kinds"].get(kind)
         if not k:
             continue
@@ -194,7 +232,8 @@ def render(result: dict, latencies: list[float], header: str) -> str:
                      f"corrected {k['corrected'] / n:.3f}  fooled {k['fooled'] / n:.3f}  silent {k['silent'] / n:.3f}"
                      f"  claims/sent {k['claims'] / n:.2f}")
         lines.append(f"          name their subject {k['named'] / n:.3f} (about the ceiling of flagged), flagged among "
-                     f"them {k['named_flagged'] / max(1, k['named']):.3f}")
+                     f"them {k['named_flagged'] / max(1, k['named']):.3f}, the value SUPPORTED under another relation "
+                     f"{k['as_other'] / n:.3f}")
     k = result["kinds"].get("true")
     if k:
         lines.append(f"  true    n={k['n']:<5} gold SUPPORTED {k['gold_supported'] / max(1, k['gold']):.3f} "
@@ -218,6 +257,11 @@ def main() -> None:
     ap.add_argument("--readers", default=None, help="comma-separated readers to keep (default: all)")
     ap.add_argument("--ids", default=None, help="only the rows whose ids this file lists, one a line (to re-run the "
                                                 "rows a change moved; headline figures are the whole file's)")
+    ap.add_argument("--other-relation", action="store_true",
+                    help="each true row's fact said with another relation of its subject (with_other_relation): "
+                         "rows of kind 'relation', to be flagged, not SUPPORTED as the relation the graph links")
+    ap.add_argument("--kind", choices=("true", "year", "entity"), default=None,
+                    help="only this category's rows (the true ones over a graph lacking their facts: lacking.py)")
     ap.add_argument("--dump", default=None, help="write per-row claims as JSONL here (for analysis)")
     ap.add_argument("--about", action="store_true",
                     help="give each text its subject's id as the topic it is about (verify_text(about=...)), as an "
@@ -249,6 +293,10 @@ def main() -> None:
         r for r in map(with_named_topic, load_rows(10 ** 9)) if r is not None]
     if args.rephrase:
         rows = [r for r in (rephrased(row, args.rephrase) for row in rows) if r is not None]
+    if args.other_relation:
+        rows = [r for r in (with_other_relation(kg, row) for row in rows) if r is not None]
+    if args.kind:
+        rows = [r for r in rows if (r.get("kind") or "true") == args.kind]
     if args.ids:
         wanted = set(Path(args.ids).read_text().split())
         rows = [r for r in rows if r["id"] in wanted]

@@ -40,7 +40,8 @@ from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.topic import retitled, title_claims, topic_names, with_topic
 from kgcheck.verifier.text.referents import (EarlierMentions, common_name, descriptions, earlier_referent,
-                                             implied_subject, relation_holder, relation_noun)
+                                             implied_subject, opening_relation, relation_holder,
+                                             relation_noun)
 from kgcheck.verifier.text.schema import INSTANCE_OF
 from kgcheck.verifier.text.subject import COPULA_ARTICLE, main_description, named_subject
 from kgcheck.verifier.text.words import VERB_AFTER, SubjectView
@@ -119,6 +120,9 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                                       subject_id=who.entity_id, property_id=pid, object_id=object_id), si, start, end,
                                   reader))
         in_sentence.setdefault(si, []).append(claims[-1])
+
+    def holds(holder: Mention, pid: str) -> bool:
+        return any(st.property == pid for st in statements.get(holder.entity_id, ()))
 
     # The question's topic stands before the text, as a subject named before its first sentence.
     lexicon = _lexicon(kg)  # text -> the properties it names: for the descriptions that name a relation
@@ -229,9 +233,14 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                     for s, e, date in dates:
                         if date_agrees(date, st.value.time, st.value.precision):
                             links.setdefault((x.entity_id, s), []).append((x, st.property, a + s, a + e, None))
+        spans = [(m.start, m.end) for m in ms]  # not the weak ones: common words ("win") may be property words
+        opening = opening_relation(sentence, [(m.start - a, m.end - a) for m in ms], lexicon)
+        said_of = (ms[opening[0]], opening[1]) if opening else None  # "The producer of X is Y": X's producer
         for found in links.values():
-            for x, pid, s, e, v in what_the_sentence_says(found, sentence, facts, subject):
-                emit(si, x, pid, s, e, v)
+            named = spans + [(f[2], f[3]) for f in found]
+            for x, pid, s, e, v, *reader in what_the_sentence_says(found, sentence, facts, subject, a, named, holds,
+                                                                   said_of):
+                emit(si, x, pid, s, e, v, reader=(reader or ["linked"])[0])
         if subject is None:
             continue
         for pid, s, e in _lifespan(sentence, subject.end - a, dates) if subject.end > subject.start else ():

@@ -1,22 +1,40 @@
 """The claims the graph links outright between two things a sentence names (reader "linked", extract.py's step 3):
-which of several links the sentence states, whether a written date agrees with the graph's, and when such a link
-leaves a value open to the subject's own reading."""
+which of several links the sentence states — none, when its words name another relation the holder has
+(`said_instead`: a link is no support for a relation the sentence does not state) —, whether a written date agrees
+with the graph's, and when such a link leaves a value open to the subject's own reading."""
 from __future__ import annotations
 
 import re
 
 from kgcheck.verifier.text.mentions import Mention
-from kgcheck.verifier.text.triggerwords import ITEM_TRIGGER_WINDOW, TRIGGERS
+from kgcheck.verifier.text.schema import GraphSchema
+from kgcheck.verifier.text.triggerwords import ITEM_TRIGGER_WINDOW, TRIGGERS, word_hits
+from kgcheck.verifier.text.words import WINDOW_WORDS, clause_start, names_before
 from kgcheck.verifier.values.dates import DateMatch, compare_dates
 
 
-def what_the_sentence_says(found: list[tuple], sentence: str, facts, subject) -> list[tuple]:
+def what_the_sentence_says(found: list[tuple], sentence: str, facts, subject, a: int = 0, names=(),
+                           holds=lambda holder, pid: False, said_of=None) -> list[tuple]:
     """Of the graph's links between two things a sentence names, those it states: the properties it names
     ("shares a border" of Belgium-Germany, not their diplomatic relation), else the one whose label is
-    closest to the sentence, said about the sentence's subject when the link runs both ways."""
+    closest to the sentence, said about the sentence's subject when the link runs both ways. names: the spans (in
+    the text; the sentence starts at A) of the names it holds, whose words name no property ("the Academy Award"
+    is no award received). When the words right before the value name another relation than any link, the claim
+    is what they name (`said_instead`), with "words" as its reader (a 6th field); said_of: (holder mention, its
+    properties) of an opening relation ("The producer of X is Y"), whose words are the value's."""
+    plain = blank_names(sentence, a, names)
+    spans = [(s - a, e - a) for s, e in names]
+    near = {f[2]: _nearest_relation(plain, f[2] - a, facts, spans) for f in found if f[4] is not None}
+    if said_of is not None:  # the opening's words are the relation of what follows its copula
+        pids = {p for p in said_of[1] if facts.datatype(p) == "wikibase-item"}
+        near.update({f[2]: (None, pids, pids) for f in found if f[4] is not None and f[0].entity_id ==
+                     said_of[0].entity_id and f[2] >= said_of[0].end})
+    instead = said_instead(found, near, a, spans, plain, holds)
+    if instead:
+        return instead
     if len(found) == 1:
         return found
-    chosen = [f for f in found if names_property(f[1], sentence, facts)]
+    chosen = [f for f in found if names_property(f[1], plain, facts)]
     if not chosen:
         best = max(facts.predicate_similarity(sentence, f[1]) for f in found)
         chosen = [f for f in found if facts.predicate_similarity(sentence, f[1]) == best]
@@ -25,6 +43,70 @@ def what_the_sentence_says(found: list[tuple], sentence: str, facts, subject) ->
         if f[1] not in by_property or (subject is not None and f[0].entity_id == subject.entity_id):
             by_property[f[1]] = f
     return list(by_property.values())
+
+
+_POSSESSIVE = re.compile(r"['’](?:s\b|\s)")
+
+
+def blank_names(sentence: str, a: int, names) -> str:
+    """The sentence with the names at NAMES (text spans) blanked out, offsets kept."""
+    chars = list(sentence)
+    for start, end in names:
+        for i in range(max(0, start - a), min(len(chars), end - a)):
+            chars[i] = " "
+    return "".join(chars)
+
+
+def said_instead(found: list[tuple], near: dict, a: int, spans, plain: str, holds) -> list[tuple] | None:
+    """The claim the words make where the graph links the two names by another relation: "Eternal Sunshine of the
+    Spotless Mind won the Academy Award for Best Actress", which the graph holds only as nominated for, claims an
+    award received (the graph then judges it: never SUPPORTED by the nomination). The relation is the one the
+    nearest property word in the value's clause names (near: `_nearest_relation` by value start), no other name
+    between the holder and it (else the word may be another name's verb: "and Winslet received a nomination
+    for"), and the value no possessive nor a modifier of the name right after it ("based on Flaubert's novel",
+    "awarded the United States Air Force Distinguished Service Medal": those are the word's value). The words are
+    many (a lexicon of every property's names: "interest in" is interested in), so the holder must have the
+    relation in the graph — holds(holder, property) — and only one named may. None when a word of the clause names
+    a link's relation, none names one the holder has, or the value is a date."""
+    if any(f[4] is None for f in found):
+        return None
+    linked = {f[1] for f in found}
+    for f in found:
+        holder = f[0]
+        word_end, spoken, anywhere = near[f[2]]
+        if not spoken or anywhere & linked:
+            return None
+        if word_end is None:  # an opening relation's: its holder and copula read already
+            word_end = f[2] - a
+        since = holder.end - a if 0 <= holder.start - a < word_end else clause_start(plain, word_end)
+        if holder.start - a >= word_end or any(since <= s and e <= word_end for s, e in spans):
+            continue  # the holder after the word, or another name the word's subject
+        if _POSSESSIVE.match(plain, f[3] - a) or any(s == f[3] - a + len(gap) for s, _ in spans
+                                                     if (gap := plain[f[3] - a:s]) and not gap.strip()):
+            continue  # "Flaubert's novel", "the Air Force Distinguished Service Medal": the word's value is after
+        pids = [p for p in sorted(spoken) if holds(holder, p)]
+        if len(pids) == 1:
+            return [(holder, pids[0], f[2], f[3], f[4], "words")]
+    return None
+
+
+def _nearest_relation(plain: str, at: int, facts, names: list[tuple[int, int]]) -> tuple[int, set[str], set[str]]:
+    """Where the nearest property word before offset AT ends (in its clause, within ITEM_TRIGGER_WINDOW characters,
+    no name in between), the item-valued properties it names, and those any such word names."""
+    lo = max(clause_start(plain, at), at - ITEM_TRIGGER_WINDOW)
+    if any(lo <= s and e <= at for s, e in names):
+        lo = max(e for s, e in names if lo <= s and e <= at)  # a name in between takes the words before it
+    by_end: dict[int, set[str]] = {}
+    for end, _, pid in names_before(plain, at, GraphSchema.of(facts.kg).lexicon(), WINDOW_WORDS):
+        if end >= lo:
+            by_end.setdefault(end, set()).add(pid)
+    for pid, m in word_hits(plain[lo:at].lower(), TRIGGERS.items()):
+        by_end.setdefault(lo + m.end(), set()).add(pid)
+    said = {end: items for end, pids in by_end.items()
+            if (items := {p for p in pids if facts.datatype(p) == "wikibase-item"})}
+    if not said:
+        return at, set(), set()
+    return max(said), said[max(said)], set().union(*said.values())
 
 
 def names_property(pid: str, sentence: str, facts, before: int | None = None) -> bool:

@@ -83,11 +83,19 @@ def relation_holder(sentence: str, names: list[tuple[int, int]], properties: Cal
     of Titanic is James Cameron", "The capital of Peru was Cusco" — Titanic, Peru. The description must name a
     property (properties(text): the index's lexicon; a plural head tried without its s) and a copula follow the
     name; None otherwise ("The city of Paris is", "The story of Ruth was" name no property)."""
+    found = opening_relation(sentence, names, properties)
+    return found[0] if found else None
+
+
+def opening_relation(sentence: str, names: list[tuple[int, int]],
+                     properties: Callable[[str], list[str]]) -> tuple[int, list[str]] | None:
+    """(index in NAMES of the name the opening relation is said of, the properties it names): relation_holder's
+    reading with what it read."""
     for i, (start, end) in enumerate(names):
         opening = _RELATION_OF.match(sentence[:start])
         if opening:
-            return i if _THEN_COPULA.match(sentence, end) and _named_property(opening.group(1).split(), properties) \
-                else None
+            named = _named_property(opening.group(1).split(), properties) if _THEN_COPULA.match(sentence, end) else []
+            return (i, named) if named else None
     return None
 
 

@@ -32,29 +32,29 @@ def unlinked_objects(sentence: str, mentions: list[tuple[int, int]], props_of: s
     names += [(p, facts.label(p)) for p in props_of
               if facts.datatype(p) == "wikibase-item" and facts.label(p) and len(facts.label(p)) > 3]
     seen = set()
-    for pid, words in names:
-        for m in re.finditer(r"\b" + re.escape(words.lower()) + r"\b", sentence.lower()):
-            copula = _COPULA.match(sentence, m.end())
-            if not copula or pid in seen:
-                continue
-            phrase_start, phrase = copula.start(1), copula.group(1).rstrip()
-            article = _ARTICLE.match(phrase)
-            if article:
-                phrase_start, phrase = phrase_start + article.end(), phrase[article.end():]
+    for i, m in word_hits(sentence.lower(), [(i, (words,)) for i, (_, words) in enumerate(names)]):
+        pid, words = names[i]
+        copula = _COPULA.match(sentence, m.end())
+        if not copula or pid in seen:
+            continue
+        phrase_start, phrase = copula.start(1), copula.group(1).rstrip()
+        article = _ARTICLE.match(phrase)
+        if article:
+            phrase_start, phrase = phrase_start + article.end(), phrase[article.end():]
+        end = phrase_start + len(phrase)
+        named = _AFTER_TITLE.match(sentence, end) if phrase.lower() in TITLES else None
+        if named:  # "is Dr. James Guthrie": the title's name is the value
+            phrase_start, phrase = named.start(1), named.group(1).rstrip()
             end = phrase_start + len(phrase)
-            named = _AFTER_TITLE.match(sentence, end) if phrase.lower() in TITLES else None
-            if named:  # "is Dr. James Guthrie": the title's name is the value
-                phrase_start, phrase = named.start(1), named.group(1).rstrip()
-                end = phrase_start + len(phrase)
-            if not phrase or any(start < end and phrase_start < stop for start, stop in mentions):
-                continue  # an entity there is handled by the mention rule
-            full_stop = re.match(r"\.\s?", sentence[end:])
-            if full_stop and any(start == end + full_stop.end() for start, _ in mentions):
-                continue  # "Dr." of "Dr. Cristanne Miller"
-            if pid in props_of and not phrase[:1].isupper():
-                continue
-            seen.add(pid)
-            yield pid, phrase_start, end, words
+        if not phrase or any(start < end and phrase_start < stop for start, stop in mentions):
+            continue  # an entity there is handled by the mention rule
+        full_stop = re.match(r"\.\s?", sentence[end:])
+        if full_stop and any(start == end + full_stop.end() for start, _ in mentions):
+            continue  # "Dr." of "Dr. Cristanne Miller"
+        if pid in props_of and not phrase[:1].isupper():
+            continue
+        seen.add(pid)
+        yield pid, phrase_start, end, words
 
 
 # Between a name and the verb it is the subject of: nothing but adverbs of time ("where X later won").

@@ -22,7 +22,7 @@ TRIGGERS = {
     "P123": ("published by", "publisher"), "P98": ("edited by", "editor"), "P178": ("developed by", "developer"),
     "P170": ("created by", "creator"), "P264": ("record label",), "P144": ("based on", "adapted from"),
     "P840": ("set in",), "P915": ("filmed in", "shot in"), "P166": ("won", "awarded", "received"),
-    "P1411": ("nominated",), "P54": ("played for", "plays for"), "P118": ("league",), "P641": ("sport",),
+    "P1411": ("nominated", "nomination"), "P54": ("played for", "plays for"), "P118": ("league",), "P641": ("sport",),
     "P410": ("rank",), "P241": ("served in",), "P39": ("served as", "position"), "P102": ("party",),
     "P65": ("discovered at",), "P400": ("platform",), "P287": ("designed by",), "P171": ("genus", "family"),
 }

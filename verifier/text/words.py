@@ -43,7 +43,7 @@ def lower_words(sentence: str, lo: int, hi: int) -> list[tuple[int, int, str]]:
 def _word_says(sentence: str, at: int, pids: set[str]) -> str | None:
     """Of the properties a value's type fits, the one the nearest property word of the triggers list names before
     it in its clause ("won" award received, "nominated" nominated for), when that word names exactly one of them."""
-    lower = sentence[max(_clause_start(sentence, at), at - ITEM_TRIGGER_WINDOW):at].lower()
+    lower = sentence[max(clause_start(sentence, at), at - ITEM_TRIGGER_WINDOW):at].lower()
     nearest: dict[int, set[str]] = {}
     for pid, m in word_hits(lower, [(p, TRIGGERS.get(p, ())) for p in pids]):
         nearest.setdefault(len(lower) - m.end(), set()).add(pid)
@@ -53,7 +53,7 @@ def _word_says(sentence: str, at: int, pids: set[str]) -> str | None:
     return next(iter(named)) if len(named) == 1 else None
 
 
-def _clause_start(sentence: str, at: int) -> int:
+def clause_start(sentence: str, at: int) -> int:
     last = 0
     for m in _CLAUSE_BREAK.finditer(sentence, 0, at):
         last = m.end()
@@ -87,7 +87,7 @@ def names_before(sentence: str, at: int, lexicon, window: int, blocked=lambda s,
     ending at most `window` words before offset `at` in the same clause (words inside names do not count);
     not a name inside a longer one found there, nor a name without a particle that "of" and the value at `at`
     follow when holder_after_of(name)."""
-    before = [w for w in lower_words(sentence, _clause_start(sentence, at), at) if not blocked(w[0], w[1])]
+    before = [w for w in lower_words(sentence, clause_start(sentence, at), at) if not blocked(w[0], w[1])]
     stems = [stem(w[2]) for w in before]
     found = []  # (first word, last word, name) of each name ending in the window
     for k in range(len(stems) - 1, max(-1, len(stems) - 1 - window), -1):

@@ -1,0 +1,113 @@
+"""The linked reader (verifier/text/links.py): the graph links two names a sentence gives, but which relation does
+the sentence state? The words right before the value decide; a link the words do not name is no support."""
+from __future__ import annotations
+
+import pytest
+
+from kgcheck.verifier.model import SUPPORTED
+from kgcheck.verifier.text.links import blank_names
+from kgcheck.verifier.text.verify import verify_text
+from test_words import ENTITIES, B
+
+SHELLS = [
+    B.prop("P166", "award received", "wikibase-item", aliases=["award", "awarded"]),
+    B.prop("P1411", "nominated for", "wikibase-item", aliases=["nomination received"]),
+    B.prop("P162", "producer", "wikibase-item", aliases=["produced by"]),
+    B.prop("P371", "presenter", "wikibase-item", aliases=["hosted by", "hosted"]),
+    B.entity("Q618779", "award"),
+    B.entity("Q701", "Golden Shell", "film award", claims=[("P31", B.item("Q618779", None))]),
+    B.entity("Q702", "Silver Shell", "film award", claims=[("P31", B.item("Q618779", None))]),
+    B.entity("Q704", "Harbour Critics Award", "film award", claims=[("P31", B.item("Q618779", None))]),
+    B.entity("Q809", "Harbour Lights", "film", claims=[
+        ("P31", B.item("Q11424", None)), ("P57", B.item("Q901", None)), ("P162", B.item("Q902", None)),
+        ("P1411", B.item("Q701", None)), ("P166", B.item("Q702", None)),
+        ("P1411", B.item("Q704", None)), ("P166", B.item("Q704", None))]),
+    B.entity("Q810", "Low Tide", "film", claims=[("P31", B.item("Q11424", None)), ("P166", B.item("Q701", None))]),
+]
+
+
+@pytest.fixture(scope="module")
+def kg(kg_of):
+    return kg_of(ENTITIES + SHELLS)
+
+
+def _on(report, span):
+    return [(c.claim.subject_id, c.claim.property_id, c.verdict.verdict, c.reader) for c in report.claims
+            if c.span == span]
+
+
+def test_won_is_not_supported_by_a_nomination(kg):
+    """The graph links the film to the Golden Shell only as a nomination (another film won it): "won" claims the
+    award, which the graph does not hold — it was SUPPORTED as the nomination before."""
+    found = _on(verify_text(kg, "Harbour Lights won the Golden Shell."), "Golden Shell")
+    assert [f[:2] for f in found] == [("Q809", "P166")] and found[0][2] != SUPPORTED and found[0][3] == "words"
+    assert _on(verify_text(kg, "Harbour Lights was nominated for the Golden Shell."), "Golden Shell") == [
+        ("Q809", "P1411", SUPPORTED, "linked")]
+    assert _on(verify_text(kg, "Harbour Lights won the Silver Shell."), "Silver Shell") == [
+        ("Q809", "P166", SUPPORTED, "linked")]
+
+
+def test_a_producer_said_to_have_directed_is_flagged_with_the_director(kg):
+    """Bruno Keller produced the film: "directed by Bruno Keller" is a wrong director (the graph's director in
+    evidence), not a supported producer."""
+    report = verify_text(kg, "Harbour Lights was directed by Bruno Keller.")
+    found = [c for c in report.claims if c.span == "Bruno Keller"]
+    assert [(c.claim.property_id, c.reader) for c in found] == [("P57", "words")]
+    assert found[0].verdict.verdict != SUPPORTED
+    assert "Alice Brandt" in {e.value for e in found[0].verdict.evidence} | set(found[0].verdict.corrections)
+    right = _on(verify_text(kg, "Harbour Lights was produced by Bruno Keller."), "Bruno Keller")
+    assert right == [("Q809", "P162", SUPPORTED, "linked")]
+
+
+def test_a_word_inside_the_value_names_no_relation(kg):
+    """"Award" is an alias of award received, but here it is part of the value's name: the sentence names only the
+    nomination (both links held, so both were claimed before)."""
+    found = _on(verify_text(kg, "Harbour Lights was nominated for the Harbour Critics Award."), "Harbour Critics Award")
+    assert found == [("Q809", "P1411", SUPPORTED, "linked")]
+
+
+def test_the_word_of_another_name_does_not_replace_the_link(kg):
+    """"… and Alice Brandt won the Golden Shell": "won" is Alice Brandt's verb, not the film's; the film's link
+    stands (no award claimed of it)."""
+    report = verify_text(kg, "Harbour Lights opened in May, and Alice Brandt won the Golden Shell.")
+    assert ("Q809", "P166") not in {(c.claim.subject_id, c.claim.property_id) for c in report.claims}
+
+
+def test_blank_names_keeps_offsets():
+    sentence = "X won the Golden Shell."
+    plain = blank_names(sentence, 10, [(20, 32)])
+    assert len(plain) == len(sentence) and plain == "X won the             ."
+
+
+def test_a_relation_that_fits_neither_name_keeps_the_link(kg):
+    """"hosted" names presenter (an alias) but the film has no presenter and the Golden Shell is no one's: the
+    words are no relation of these two names, so the graph's link stands."""
+    found = _on(verify_text(kg, "Harbour Lights hosted the Golden Shell."), "Golden Shell")
+    assert found == [("Q809", "P1411", SUPPORTED, "linked")]
+
+
+def test_a_possessive_is_not_the_words_value(kg):
+    """"directed by Bruno Keller's friend": the words' value is the friend, not Bruno Keller, so they claim no
+    director of him (the graph's link, his producing it, stays)."""
+    report = verify_text(kg, "Harbour Lights was directed by Bruno Keller's friend.")
+    words = {(c.claim.subject_id, c.claim.property_id) for c in report.claims if c.reader == "words"}
+    assert ("Q809", "P57") not in words
+
+
+def test_an_opening_relation_is_no_support_for_the_link(kg):
+    """"The producer of Harbour Lights is Alice Brandt": she directed it (the graph's link), which the words do not
+    say; the claim is its producer, NOT SUPPORTED (Bruno Keller in evidence)."""
+    report = verify_text(kg, "The producer of Harbour Lights is Alice Brandt.")
+    found = [c for c in report.claims if c.span == "Alice Brandt"]
+    assert [(c.claim.subject_id, c.claim.property_id, c.reader) for c in found] == [("Q809", "P162", "words")]
+    assert found[0].verdict.verdict != SUPPORTED
+    assert "Bruno Keller" in {e.value for e in found[0].verdict.evidence} | set(found[0].verdict.corrections)
+    right = _on(verify_text(kg, "The director of Harbour Lights is Alice Brandt."), "Alice Brandt")
+    assert right == [("Q809", "P57", SUPPORTED, "linked")]
+
+
+def test_a_name_modifying_the_next_is_not_the_words_value(kg):
+    """"won the Alice Brandt Golden Shell" (an award named after her, as "the United States Air Force Distinguished
+    Service Medal"): what was won is the name after hers; her link to the film (its director) is not replaced."""
+    report = verify_text(kg, "Harbour Lights won the Alice Brandt Golden Shell.")
+    assert [(c.claim.property_id, c.reader) for c in report.claims if c.span == "Alice Brandt"] == [("P57", "linked")]
