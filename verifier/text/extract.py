@@ -40,8 +40,7 @@ from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.topic import retitled, title_claims, topic_names, with_topic
 from kgcheck.verifier.text.referents import (EarlierMentions, common_name, descriptions, earlier_referent,
-                                             implied_subject, opening_relation, relation_holder,
-                                             relation_noun)
+                                             implied_subject, opening_relation, relation_noun)
 from kgcheck.verifier.text.schema import INSTANCE_OF
 from kgcheck.verifier.text.subject import COPULA_ARTICLE, main_description, named_subject
 from kgcheck.verifier.text.words import VERB_AFTER, SubjectView
@@ -135,6 +134,8 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
         checkpoint("sentences", si, len(sentences))  # a deadline stops here; long texts show progress
         sentence = text[a:b]
         ms = mentions[si]
+        # "The director of Titanic is X": the name the opening relation is said of (Titanic), and its properties.
+        relation_of = opening_relation(sentence, [(m.start - a, m.end - a) for m in ms], lexicon)
         dates = find_dates(sentence)
         first_pronoun = next((w.start() + a for w in re.finditer(r"\w+", sentence) if w.group().lower() in PRONOUNS),
                              None)
@@ -158,9 +159,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
             # "The journal was established in 1981": the journal named before, else the one the graph implies.
             nouns = [noun for _, _, words in described for noun in words]
             main = main_description(sentence, described)
-            # "The director of Titanic is X": Titanic, the name the relation is said of.
-            holder = relation_holder(sentence, [(m.start - a, m.end - a) for m in ms], lexicon)
-            referent = ms[holder] if holder is not None else earlier_referent(nouns, earlier, statements, facts)
+            referent = ms[relation_of[0]] if relation_of else earlier_referent(nouns, earlier, statements, facts)
             # A description that names a relation ("The editor-in-chief is X") is the topic's, as "Its
             # editor-in-chief is X" says: the subject of the sentences before, not a thing to find.
             relation = referent is None and last_subject is not None and relation_noun(sentence, lexicon)
@@ -234,8 +233,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                         if date_agrees(date, st.value.time, st.value.precision):
                             links.setdefault((x.entity_id, s), []).append((x, st.property, a + s, a + e, None))
         spans = [(m.start, m.end) for m in ms]  # not the weak ones: common words ("win") may be property words
-        opening = opening_relation(sentence, [(m.start - a, m.end - a) for m in ms], lexicon)
-        said_of = (ms[opening[0]], opening[1]) if opening else None  # "The producer of X is Y": X's producer
+        said_of = (ms[relation_of[0]], relation_of[1]) if relation_of else None  # "The producer of X is Y"
         for found in links.values():
             named = spans + [(f[2], f[3]) for f in found]
             for x, pid, s, e, v, *reader in what_the_sentence_says(found, sentence, facts, subject, a, named, holds,
