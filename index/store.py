@@ -339,6 +339,20 @@ class KG:
                 self._search = Searcher(self, self._embedder)
             return self._search
 
+    def load_embedder_in_background(self) -> threading.Thread:
+        """Load the query embedder on a daemon thread (the servers call this at start): a model takes seconds to
+        load, and the first request that needs it — a namesake to tell apart, a predicate to match — would pay them
+        all. A request arriving meanwhile waits for the same load (get_embedder's lock). A failure is left to the
+        first request that needs the embedder, which reports it."""
+        def load():
+            try:
+                self.searcher().embedder
+            except Exception:  # noqa: BLE001 - met again, and reported, by the request that needs it
+                pass
+        thread = threading.Thread(target=load, name="kgcheck-embedder", daemon=True)
+        thread.start()
+        return thread
+
     def search_entities(self, text: str, k: int = 5) -> list[Candidate]:
         return self.searcher().entities(text, k)
 

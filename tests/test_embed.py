@@ -178,3 +178,33 @@ def test_a_failed_distillation_leaves_nothing_behind(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError, match="out of disk"):
         static.distill_static(str(tmp_path / "m"))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_servers_load_the_embedder_before_the_first_request_and_leave_a_failure_to_it(mini_kg_dir):
+    from kgcheck.index.plugins import PluginError
+    from kgcheck.index.store import KG
+
+    with KG.open(str(mini_kg_dir), embedder="fake-trigram") as kg:  # by name: loaded on first use
+        assert isinstance(kg.searcher()._embedder, str)
+        kg.load_embedder_in_background().join(timeout=60)
+        assert isinstance(kg.searcher()._embedder, FakeEmbedder)
+    with KG.open(str(mini_kg_dir), embedder="no-such-embedder") as kg:
+        kg.load_embedder_in_background().join(timeout=60)  # the thread swallows the error...
+        with pytest.raises(PluginError, match="no-such-embedder"):
+            kg.searcher().embedder  # ...and the first use reports it
+
+
+def test_both_servers_start_loading_the_embedder(mini_kg_dir, monkeypatch):
+    from kgcheck.index.store import KG
+
+    started = []
+    monkeypatch.setattr(KG, "load_embedder_in_background", lambda self: started.append(self.directory))
+    from kgcheck.verifier.serve.server import create_app
+
+    create_app(str(mini_kg_dir), embedder=FakeEmbedder())
+    assert started == [str(mini_kg_dir)]
+    pytest.importorskip("mcp", reason="the mcp extra is not installed")
+    from kgcheck.verifier.serve.mcp import create_server
+
+    create_server(str(mini_kg_dir), embedder=FakeEmbedder()).kg.close()
+    assert started == [str(mini_kg_dir)] * 2

@@ -182,6 +182,7 @@ def create_server(index_dir: str, embedder=None):
     from kgcheck.index.store import KG, IndexError_
 
     kg = KG.open(index_dir, embedder=embedder)
+    kg.load_embedder_in_background()  # an agent's first call should not wait for the model
     tools = Tools(kg)
     server = MCPServer(name="kgcheck", version=str(kg.manifest.get("kgcheck_version", "")),
                        instructions="Fact-check claims and text against a local Wikidata index (offline). "

@@ -139,6 +139,7 @@ def create_app(index_dir: str, *, model: str | None = None, use_llm: bool = Fals
     from kgcheck.index.store import KG
 
     kg = KG.open(index_dir, embedder=embedder)
+    kg.load_embedder_in_background()  # the first request should not wait for the model
     llm = None
     if use_llm:
         from kgcheck.verifier.llm.backends import load_llm
