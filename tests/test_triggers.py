@@ -86,3 +86,29 @@ def test_clause_subject_never_fails_and_names_a_mention_before_the_word(words, p
     for word_start in starts:
         found = clause_subject(sentence, 0, ms, ms[0], ms[-1], word_start)
         assert found is None or (found in ms and found.end <= word_start and found not in (ms[0], ms[-1]))
+
+
+LANGUAGES = [
+    B.prop("P1412", "languages spoken, written or signed", "wikibase-item"),
+    B.entity("Q150", "French", "Romance language"),
+    B.entity("Q904", "Dora Lind", "person", claims=[("P31", B.item("Q5", None))]),
+    B.entity("Q905", "Eva Roth", "person", claims=[("P31", B.item("Q5", None)), ("P1412", B.item("Q150", None))]),
+    B.prop("P131", "located in the administrative territorial entity", "wikibase-item"),
+    B.entity("Q906", "Linz", "city", claims=[("P31", B.item("Q515", None))]),
+    B.entity("Q907", "Nibelungen Bridge", "bridge", claims=[("P131", B.item("Q906", None))]),
+]
+
+
+def test_a_name_the_graph_gives_another_role_is_no_value_of_a_property_the_subject_lacks(kg_of):
+    # "born" is a trigger of place of birth; "French" is a language in the graph (a value of languages spoken),
+    # so "(born 1950) is a French engineer" claims no birthplace — while a place after "born" still does.
+    kg = kg_of(ENTITIES + LANGUAGES)
+    assert not [c for c in _on(verify_text(kg, "Dora Lind (born 1950) is a French engineer."), "French")
+                if c[1] == "P19"]
+    assert ("Q904", "P19") in [c[:2] for c in _on(verify_text(kg, "Dora Lind was born in Graz."), "Graz")]
+
+
+def test_a_place_nobody_was_born_in_yet_is_still_a_birthplace_by_its_class(kg_of):
+    # Linz is only a "located in" value in this graph (its role), but a city, the class of the graph's birthplaces.
+    kg = kg_of(ENTITIES + LANGUAGES)
+    assert ("Q904", "P19") in [c[:2] for c in _on(verify_text(kg, "Dora Lind, born 1950 in Linz, is an engineer."), "Linz")]

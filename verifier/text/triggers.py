@@ -8,8 +8,8 @@ import re
 from kgcheck.verifier.text.mentions import TITLES
 from kgcheck.verifier.text.triggerwords import (DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE, ITEM_TRIGGER_WINDOW, ITEM_VALUED,
                                                TRIGGERS, word_hits)
-from kgcheck.verifier.text.schema import GraphSchema
-from kgcheck.verifier.text.words import long_name_spans
+from kgcheck.verifier.text.schema import MIN_VALUE_SHARE, GraphSchema
+from kgcheck.verifier.text.words import classes_of, fits_value, long_name_spans
 from kgcheck.verifier.values import find_quantities, inside_dates
 
 _PHRASE_WORD = r"(?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?)"  # a word of the phrase after the copula
@@ -79,6 +79,16 @@ def clause_subject(sentence: str, a: int, ms, subject, value, word_start: int):
                 not _GOVERNED.search(sentence, 0, x.start - a) and not in_brackets(sentence, 0, x.start - a):
             return x
     return None
+
+
+def _may_be_value(facts, statements: dict, eid: str, pid: str) -> bool:
+    """Can `eid` be a value of `pid`, by what the graph says of it: the properties it is a value of elsewhere
+    (words.fits_value), or its classes among those of pid's values — a place never anyone's birthplace in the graph
+    may still be one. A value the graph says nothing of may be."""
+    schema = GraphSchema.of(facts.kg)
+    classes = classes_of(eid, statements)
+    return fits_value(schema, schema.roles([eid])[eid], classes, pid, unknown=True) or \
+        bool(classes) and schema.typed(pid) and schema.takes(pid, classes) >= MIN_VALUE_SHARE
 
 
 def in_brackets(text: str, start: int, at: int) -> bool:
@@ -153,6 +163,8 @@ def read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, 
         for pid in dict.fromkeys([p for p in named if p in props_of] or above or named[:1]):
             if (m.entity_id, pid) in held_by:
                 break  # "a tributary of the Nile": the Nile's tributary, not the subject's
+            if pid not in props_of and not above and not _may_be_value(facts, statements, m.entity_id, pid):
+                break  # "(born 11 June 1939) is a British ...": a people or a language is no place of birth
             emit(si, subject, pid, m.start, m.end, m.entity_id, reader="triggers")
             break
     for s, e, _date in dates:
