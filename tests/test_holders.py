@@ -212,15 +212,15 @@ def test_an_opening_relation_of_a_name_is_said_of_that_name(kg):
     assert right.verdict.verdict == SUPPORTED
 
 
-def test_relation_holder_needs_a_property_and_a_copula():
-    from kgcheck.verifier.text.referents import relation_holder
+def test_opening_relation_needs_a_property_and_a_copula():
+    from kgcheck.verifier.text.referents import opening_relation
 
     lexicon = {"director": ["P57"], "capital": ["P36"]}.get
     sentence = "The directors of Night Train are Bruno Keller and Alice Brandt."
-    assert relation_holder(sentence, [(17, 28), (33, 45), (50, 62)], lambda t: lexicon(t) or []) == 0
-    assert relation_holder("The city of Paris is large.", [(12, 17)], lambda t: lexicon(t) or []) is None
-    assert relation_holder("The capital of Germany, Berlin, is large.", [(15, 22), (24, 30)],
-                           lambda t: lexicon(t) or []) is None
+    assert opening_relation(sentence, [(17, 28), (33, 45), (50, 62)], lambda t: lexicon(t) or []) == (0, ["P57"])
+    assert opening_relation("The city of Paris is large.", [(12, 17)], lambda t: lexicon(t) or []) is None
+    assert opening_relation("The capital of Germany, Berlin, is large.", [(15, 22), (24, 30)],
+                            lambda t: lexicon(t) or []) is None
 
 
 def test_a_pronoun_opening_the_sentence_is_the_value_it_stands_for(kg):

@@ -73,24 +73,18 @@ _OPENING_COPULA = re.compile(r"^[\s\"'“(]*(?:[Tt]he|[Tt]his)\s+([a-z][\w-]*(?:
 
 _COMPOUND_HEAD = re.compile(r"-(?:in|of|at|to)-[\w-]+$")
 # "The director of Titanic is X": an opening description of up to six words (a property's whole name may hold
-# function words: "The language of work or name of"; relation_holder asks the lexicon for the whole), "of", a name.
+# function words: "The language of work or name of"; opening_relation asks the lexicon for the whole), "of", a name.
 _RELATION_OF = re.compile(r"^[\s\"'“(]*[Tt]he\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){0,5}?)\s+of\s+(?:the\s+)?$")
 _THEN_COPULA = re.compile(r"\s*(?:is|was|are|were|has been|had been)\s+")
 
 
-def relation_holder(sentence: str, names: list[tuple[int, int]], properties: Callable[[str], list[str]]) -> int | None:
-    """The index in NAMES (spans in the sentence, in order) of the name an opening relation is said of: "The director
-    of Titanic is James Cameron", "The capital of Peru was Cusco" — Titanic, Peru. The description must name a
-    property (properties(text): the index's lexicon; a plural head tried without its s) and a copula follow the
-    name; None otherwise ("The city of Paris is", "The story of Ruth was" name no property)."""
-    found = opening_relation(sentence, names, properties)
-    return found[0] if found else None
-
-
 def opening_relation(sentence: str, names: list[tuple[int, int]],
                      properties: Callable[[str], list[str]]) -> tuple[int, list[str]] | None:
-    """(index in NAMES of the name the opening relation is said of, the properties it names): relation_holder's
-    reading with what it read."""
+    """(the index in NAMES — spans in the sentence, in order — of the name an opening relation is said of, the
+    properties it names): "The director of Titanic is James Cameron", "The capital of Peru was Cusco" — Titanic,
+    Peru. The description must name a property (properties(text): the index's lexicon; a plural head tried without
+    its s) and a copula follow the name; None otherwise ("The city of Paris is", "The story of Ruth was" name no
+    property)."""
     for i, (start, end) in enumerate(names):
         opening = _RELATION_OF.match(sentence[:start])
         if opening:
@@ -109,7 +103,7 @@ def relation_noun(sentence: str, properties: Callable[[str], list[str]]) -> list
 
 
 def _named_property(words: list[str], properties: Callable[[str], list[str]]) -> list[str]:
-    """The properties these description words name (relation_noun, relation_holder), trying the head of a compound
+    """The properties these description words name (relation_noun, opening_relation), trying the head of a compound
     and each plural word without its s."""
     # "editor-in-chief", "commander-in-chief": the head of a compound joined by a preposition comes first.
     heads = [_COMPOUND_HEAD.sub("", w) for w in words]

@@ -8,7 +8,7 @@ import re
 from kgcheck.verifier.text.mentions import TITLES
 from kgcheck.verifier.text.triggerwords import (DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE, ITEM_TRIGGER_WINDOW, ITEM_VALUED,
                                                TRIGGERS, word_hits)
-from kgcheck.verifier.text.schema import MIN_VALUE_SHARE, GraphSchema
+from kgcheck.verifier.text.schema import GraphSchema
 from kgcheck.verifier.text.words import classes_of, fits_value, long_name_spans
 from kgcheck.verifier.values import find_quantities, inside_dates
 
@@ -88,7 +88,7 @@ def _may_be_value(facts, statements: dict, eid: str, pid: str) -> bool:
     schema = GraphSchema.of(facts.kg)
     classes = classes_of(eid, statements)
     return fits_value(schema, schema.roles([eid])[eid], classes, pid, unknown=True) or \
-        bool(classes) and schema.typed(pid) and schema.takes(pid, classes) >= MIN_VALUE_SHARE
+        fits_value(schema, {}, classes, pid, unknown=False)  # no role: its class alone decides
 
 
 def in_brackets(text: str, start: int, at: int) -> bool:
