@@ -104,6 +104,33 @@ def with_other_relation(kg, row: dict) -> dict | None:
             "wrong": g["object"], "wrong_id": g["object_id"], "right": right, "linked_as": g["property_id"]}
 
 
+def with_unattested(kg, row: dict, pools: dict) -> dict | None:
+    """An entity row's wrong value replaced by a thing of its kind that the graph never gives the broken property
+    (a city no one was born in, here): an answer's error is a plausible value, not always one the graph attests
+    elsewhere, which every swap of the dev file is by construction. Kind "unattested"; of the things sharing a class
+    with the wrong value and no statement of that property pointing at them, one picked by the row's id. None when
+    there is none or the wrong value's text is not in the sentence."""
+    b, wrong_id = row.get("broken") or {}, row.get("wrong_id")
+    if row.get("kind") != "entity" or not wrong_id or row["wrong"] not in row["text"]:
+        return None
+    classes = tuple(sorted(st.value.entity_id for st in kg.statements(wrong_id, details=False)
+                           if st.property == "P31" and st.value.entity_id))
+    key = (classes, b["property_id"])
+    if key not in pools:
+        ids = [r[0] for r in kg.sql(
+            "SELECT DISTINCT subject FROM statements WHERE property = 'P31' AND entity_id IN (SELECT unnest(?)) "
+            "AND subject NOT IN (SELECT entity_id FROM statements_by_object WHERE property = ?) ORDER BY subject",
+            [list(classes), b["property_id"]])] if classes else []
+        labels = kg.labels(ids)
+        pools[key] = [(i, labels[i]) for i in ids if labels.get(i)]
+    pool = [(i, label) for i, label in pools[key] if i != b["subject_id"] and label not in row["text"]]
+    if not pool:
+        return None
+    new_id, new = pool[sum(map(ord, row["id"])) % len(pool)]
+    return dict(row, id=row["id"] + "-unattested", kind="unattested", text=row["text"].replace(row["wrong"], new),
+                wrong=new, wrong_id=new_id)
+
+
 def load_rows(per_kind: int, offset: int = 0, path: Path = DATA) -> list[dict]:
     rows = [json.loads(line) for line in open(need_shared(path), encoding="utf-8")]
     by_kind: dict[str, list[dict]] = defaultdict(list)
@@ -223,7 +250,7 @@ def score(rows: list[dict], reports: list, named: dict[str, bool] | None = None)
 
 def render(result: dict, latencies: list[float], header: str) -> str:
     lines = [header]
-    for kind in ("year", "entity", "relation"):
+    for kind in ("year", "entity", "relation", "unattested"):
         k = result["kinds"].get(kind)
         if not k:
             continue
@@ -262,6 +289,9 @@ def main() -> None:
                          "rows of kind 'relation', to be flagged, not SUPPORTED as the relation the graph links")
     ap.add_argument("--kind", choices=("true", "year", "entity"), default=None,
                     help="only this category's rows (the true ones over a graph lacking their facts: lacking.py)")
+    ap.add_argument("--unattested", action="store_true",
+                    help="each entity row's wrong value replaced by a thing of its kind the graph never gives the "
+                         "property (with_unattested): rows of kind 'unattested'")
     ap.add_argument("--dump", default=None, help="write per-row claims as JSONL here (for analysis)")
     ap.add_argument("--about", action="store_true",
                     help="give each text its subject's id as the topic it is about (verify_text(about=...)), as an "
@@ -295,6 +325,9 @@ def main() -> None:
         rows = [r for r in (rephrased(row, args.rephrase) for row in rows) if r is not None]
     if args.other_relation:
         rows = [r for r in (with_other_relation(kg, row) for row in rows) if r is not None]
+    if args.unattested:
+        pools: dict = {}
+        rows = [r for r in (with_unattested(kg, row, pools) for row in rows) if r is not None]
     if args.kind:
         rows = [r for r in rows if (r.get("kind") or "true") == args.kind]
     if args.ids:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kgcheck.verifier.model import SUPPORTED
-from kgcheck.verifier.text.links import blank_names
+from kgcheck.verifier.text.links import _modifier, blank_names
 from kgcheck.verifier.text.verify import verify_text
 from test_words import ENTITIES, B
 
@@ -111,3 +111,31 @@ def test_a_name_modifying_the_next_is_not_the_words_value(kg):
     Service Medal"): what was won is the name after hers; her link to the film (its director) is not replaced."""
     report = verify_text(kg, "Harbour Lights won the Alice Brandt Golden Shell.")
     assert [(c.claim.property_id, c.reader) for c in report.claims if c.span == "Alice Brandt"] == [("P57", "linked")]
+
+
+def test_a_name_describing_the_noun_after_it_is_not_the_words_subject(kg_of):
+    """"a French director born in Graz": French (after "a", before a lower-case noun) describes the director; "born
+    in" is still the subject's. Dora Lind lives in Graz (the graph's link), so the link once stood as a SUPPORTED
+    residence; the words claim her birthplace, Lyon in evidence."""
+    extra = [B.prop("P551", "residence", "wikibase-item"), B.entity("Q150", "French", "language"),
+             B.entity("Q905", "Dora Lind", "person", claims=[("P31", B.item("Q5", None)), ("P19", B.item("Q456", None)),
+                                                            ("P551", B.item("Q13298", None))])]
+    kg = kg_of(ENTITIES + extra)
+    found = _on(verify_text(kg, "Dora Lind was a French director born in Graz."), "Graz")
+    assert [f[:2] + f[3:] for f in found] == [("Q905", "P19", "words")] and found[0][2] != SUPPORTED
+    assert _on(verify_text(kg, "Dora Lind was a French director born in Lyon."), "Lyon") == [
+        ("Q905", "P19", SUPPORTED, "linked")]
+    assert _on(verify_text(kg, "Dora Lind was a director who lives in Graz."), "Graz") == [
+        ("Q905", "P551", SUPPORTED, "linked")]
+
+
+@pytest.mark.parametrize("text, name, expected", [
+    ("Ada was a Scottish writer born in Leith", "Scottish", True),
+    ("Ada was an English writer born in Leith", "English", True),
+    ("Ada opened in May, and Winslet received a nomination", "Winslet", False),  # the verb's subject
+    ("Ada was a Scottish Writers Guild member", "Scottish", False),  # a name goes on, not a noun
+    ("Ada met the Scottish writer in Leith", "Scottish", False),  # only an indefinite article marks a description
+])
+def test_modifier(text, name, expected):
+    start = text.index(name)
+    assert _modifier(text, start, start + len(name)) is expected

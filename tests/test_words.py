@@ -321,3 +321,24 @@ def test_the_types_reader_takes_the_relation_the_nearest_property_word_names(kg_
     tc = _claim(verify_text(kg, "Night Ferry won the Bronze Shell."), "Bronze Shell")
     assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q808", "P166", "types")
     assert tc.verdict.verdict != SUPPORTED
+
+
+def test_a_place_of_death_no_one_was_born_in_can_still_be_a_birthplace(kg_of):
+    """In a sparse graph Velden, a market town, is only a place of death, and Lena Ott's birthplace (Graz, a city)
+    shares no class with it, while her residence does: once her residence was read. But market towns are what
+    birthplaces are too (words.may_be_value) and "born" names place of birth, so the types reader claims her
+    birthplace as the word states it (tagged triggers), flagged with Graz; "lives in Velden" stays her residence."""
+    town = lambda qid, label: entity(qid, label, "market town", claims=[("P31", item("Q1637706", None))])  # noqa: E731
+    extra = [prop("P20", "place of death", "wikibase-item"), prop("P551", "residence", "wikibase-item"),
+             entity("Q1637706", "market town"), town("Q7050", "Velden"), town("Q7051", "Oberdorf"),
+             town("Q7052", "Kirchdorf"),
+             B.entity("Q7150", "Person Last", "person", claims=[("P31", item("Q5", None)), ("P20", item("Q7050", None)),
+                                                                ("P19", item("Q7051", None))]),
+             B.entity("Q7151", "Lena Ott", "person", claims=[("P31", item("Q5", None)), ("P19", item("Q13298", None)),
+                                                             ("P551", item("Q7052", None))])]
+    kg = kg_of(ENTITIES + extra)
+    tc = _claim(verify_text(kg, "Lena Ott was born in Velden."), "Velden")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q7151", "P19", "triggers")
+    assert tc.verdict.verdict != SUPPORTED and "Graz" in _graph_values(tc)
+    lives = _claim(verify_text(kg, "Lena Ott lives in Velden."), "Velden")
+    assert (lives.claim.property_id, lives.reader) == ("P551", "types")

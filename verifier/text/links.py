@@ -48,6 +48,16 @@ def what_the_sentence_says(found: list[tuple], sentence: str, facts, subject, a:
 _POSSESSIVE = re.compile(r"['’](?:s\b|\s)")
 
 
+_INDEFINITE = re.compile(r"\b(?:a|an)\s+$", re.IGNORECASE)
+_NOUN_AFTER = re.compile(r"\s+[a-z]")
+
+
+def _modifier(plain: str, start: int, end: int) -> bool:
+    """A name inside a noun phrase, "a Scottish writer born in": after an indefinite article and before a
+    lower-case word it describes the noun; it is not the subject of the words after it."""
+    return bool(_INDEFINITE.search(plain, max(0, start - 4), start) and _NOUN_AFTER.match(plain, end))
+
+
 def blank_names(sentence: str, a: int, names) -> str:
     """The sentence with the names at NAMES (text spans) blanked out, offsets kept."""
     chars = list(sentence)
@@ -79,7 +89,8 @@ def said_instead(found: list[tuple], near: dict, a: int, spans, plain: str, hold
         if word_end is None:  # an opening relation's: its holder and copula read already
             word_end = f[2] - a
         since = holder.end - a if 0 <= holder.start - a < word_end else clause_start(plain, word_end)
-        if holder.start - a >= word_end or any(since <= s and e <= word_end for s, e in spans):
+        if holder.start - a >= word_end or any(since <= s and e <= word_end and not _modifier(plain, s, e)
+                                               for s, e in spans):
             continue  # the holder after the word, or another name the word's subject
         if _POSSESSIVE.match(plain, f[3] - a) or any(s == f[3] - a + len(gap) for s, _ in spans
                                                      if (gap := plain[f[3] - a:s]) and not gap.strip()):

@@ -9,7 +9,7 @@ from kgcheck.verifier.text.mentions import TITLES
 from kgcheck.verifier.text.triggerwords import (DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE, ITEM_TRIGGER_WINDOW, ITEM_VALUED,
                                                TRIGGERS, word_hits)
 from kgcheck.verifier.text.schema import GraphSchema
-from kgcheck.verifier.text.words import classes_of, fits_value, long_name_spans
+from kgcheck.verifier.text.words import classes_of, long_name_spans, may_be_value
 from kgcheck.verifier.values import find_quantities, inside_dates
 
 _PHRASE_WORD = r"(?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?)"  # a word of the phrase after the copula
@@ -82,13 +82,8 @@ def clause_subject(sentence: str, a: int, ms, subject, value, word_start: int):
 
 
 def _may_be_value(facts, statements: dict, eid: str, pid: str) -> bool:
-    """Can `eid` be a value of `pid`, by what the graph says of it: the properties it is a value of elsewhere
-    (words.fits_value), or its classes among those of pid's values — a place never anyone's birthplace in the graph
-    may still be one. A value the graph says nothing of may be."""
     schema = GraphSchema.of(facts.kg)
-    classes = classes_of(eid, statements)
-    return fits_value(schema, schema.roles([eid])[eid], classes, pid, unknown=True) or \
-        fits_value(schema, {}, classes, pid, unknown=False)  # no role: its class alone decides
+    return may_be_value(schema, schema.roles([eid])[eid], classes_of(eid, statements), pid)
 
 
 def in_brackets(text: str, start: int, at: int) -> bool:

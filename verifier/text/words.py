@@ -145,6 +145,13 @@ def fits_value(schema, role: dict[str, int], classes, pid: str, unknown: bool) -
     return schema.takes(pid, classes) >= MIN_VALUE_SHARE
 
 
+def may_be_value(schema, role: dict[str, int], classes, pid: str) -> bool:
+    """Can a name the words give as `pid`'s value be one: its role says so, or its classes are among those of pid's
+    values — a place no one's birthplace in a sparse graph (Paris: a place of death, a work location) may still be
+    one. A value the graph says nothing of may be."""
+    return fits_value(schema, role, classes, pid, unknown=True) or fits_value(schema, {}, classes, pid, unknown=False)
+
+
 def classes_of(eid: str, statements: dict) -> set[str]:
     return {st.value.entity_id for st in statements.get(eid, ()) if st.property == INSTANCE_OF and st.value.entity_id}
 
@@ -241,9 +248,14 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
                     scores[st.property] = (role.get(st.property, 0), same_class)
             if scores:
                 ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
-                said = _word_says(sentence, m.start - a, set(scores)) if len(ranked) > 1 else None
+                # The trigger word before m may name a property the subject holds with values of m's kind though
+                # none shares its class ("born in Paris" of a man born in Cambridge, who lived in Paris): that one,
+                # stated by the word (the triggers reader's tag), not guessed from the type.
+                kind = {p for p in held - set(scores) if p != INSTANCE_OF and schema.datatype(p) == "wikibase-item"
+                        and may_be_value(schema, role, m_classes, p)}
+                said = _word_says(sentence, m.start - a, set(scores) | kind) if len(ranked) > 1 or kind else None
                 if said:  # "won the Academy Award for Best Actor": awarded, though nominations outnumber awards
-                    emit(si, subject, said, m.start, m.end, m.entity_id, reader="types")
+                    emit(si, subject, said, m.start, m.end, m.entity_id, reader="triggers" if said in kind else "types")
                 elif len(ranked) == 1 or ranked[0][1] > ranked[1][1]:  # a clear best, else no claim
                     emit(si, subject, ranked[0][0], m.start, m.end, m.entity_id, reader="types")
     if "types" in readers:
