@@ -110,17 +110,19 @@ def with_unattested(kg, row: dict, pools: dict) -> dict | None:
     elsewhere, which every swap of the dev file is by construction. Kind "unattested"; of the things sharing a class
     with the wrong value and no statement of that property pointing at them, one picked by the row's id. None when
     there is none or the wrong value's text is not in the sentence."""
+    from kgcheck.index.measures import INSTANCE_OF
+    from kgcheck.verifier.text.words import classes_of
+
     b, wrong_id = row.get("broken") or {}, row.get("wrong_id")
     if row.get("kind") != "entity" or not wrong_id or row["wrong"] not in row["text"]:
         return None
-    classes = tuple(sorted(st.value.entity_id for st in kg.statements(wrong_id, details=False)
-                           if st.property == "P31" and st.value.entity_id))
+    classes = tuple(sorted(classes_of(wrong_id, {wrong_id: kg.statements(wrong_id, details=False)})))
     key = (classes, b["property_id"])
     if key not in pools:
         ids = [r[0] for r in kg.sql(
-            "SELECT DISTINCT subject FROM statements WHERE property = 'P31' AND entity_id IN (SELECT unnest(?)) "
+            "SELECT DISTINCT subject FROM statements WHERE property = ? AND entity_id IN (SELECT unnest(?)) "
             "AND subject NOT IN (SELECT entity_id FROM statements_by_object WHERE property = ?) ORDER BY subject",
-            [list(classes), b["property_id"]])] if classes else []
+            [INSTANCE_OF, list(classes), b["property_id"]])] if classes else []
         labels = kg.labels(ids)
         pools[key] = [(i, labels[i]) for i in ids if labels.get(i)]
     pool = [(i, label) for i, label in pools[key] if i != b["subject_id"] and label not in row["text"]]
