@@ -342,3 +342,84 @@ def test_a_place_of_death_no_one_was_born_in_can_still_be_a_birthplace(kg_of):
     assert tc.verdict.verdict != SUPPORTED and "Graz" in _graph_values(tc)
     lives = _claim(verify_text(kg, "Lena Ott lives in Velden."), "Velden")
     assert (lives.claim.property_id, lives.reader) == ("P551", "types")
+
+
+def _speakers_graph(kg_of, couples: int = 0):
+    """Languages spoken (P1412) are languages in the graph: 12 of its 13 values (Esperanto, a constructed language,
+    the thirteenth). Nobody speaks Thai. Place named after (P138) takes a person once in four."""
+    lang = lambda qid, label: entity(qid, label, "language", claims=[("P31", item("Q34770", None))])  # noqa: E731
+    people = [B.entity(f"Q{7300 + i}", f"Speaker {i}", "person",
+                       claims=[("P31", item("Q5", None)), ("P1412", item(("Q7201", "Q7202", "Q7203")[i % 3], None))])
+              for i in range(12)]
+    places = [B.entity(f"Q{7400 + i}", f"Square {i}", "square",
+                       claims=[("P138", item("Q901" if i == 0 else ("Q142", "Q40", "Q456")[i % 3], None))])
+              for i in range(4)]
+    wed = [B.entity(f"Q{7500 + i}", f"Partner {i}", "person", claims=[("P31", item("Q5", None)),
+                                                                        ("P26", item(f"Q{7300 + i}", None))])
+           for i in range(couples)]  # spouses of the speakers, all people
+    return kg_of(ENTITIES + people + places + wed + [
+        prop("P1412", "languages spoken, written or signed", "wikibase-item"),
+        prop("P26", "spouse", "wikibase-item"), prop("P138", "named after", "wikibase-item"),
+        entity("Q34770", "language"), entity("Q33289", "constructed language"),
+        lang("Q7201", "Basque"), lang("Q7202", "Welsh"), lang("Q7203", "Breton"), lang("Q9217", "Thai"),
+        entity("Q143", "Esperanto", claims=[("P31", item("Q33289", None))]),
+        B.entity("Q7160", "Ida Roux", "person", claims=[("P31", item("Q5", None)), ("P1412", item("Q143", None)),
+                                                        ("P26", item("Q7161", None)), ("P138", item("Q142", None))]),
+        B.entity("Q7161", "Marc Roux", "person")])
+
+
+def test_the_types_reader_reads_a_value_of_the_kind_a_held_property_mostly_takes(kg_of):
+    """Thai shares no class with Esperanto, the one language Ida Roux speaks, and no one speaks Thai; but languages
+    are what "languages spoken" mostly gives (12 of its 13 values), so the words claim she spoke Thai: flagged with
+    Esperanto. A person is no such kind of "named after" (1 of 4 values; hers is a country) or of her spouse (a
+    classless value)."""
+    kg = _speakers_graph(kg_of)
+    tc = _claim(verify_text(kg, "Ida Roux often spoke Thai."), "Thai")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q7160", "P1412", "types")
+    assert tc.verdict.verdict != SUPPORTED and "Esperanto" in _graph_values(tc)
+    report = verify_text(kg, "Ida Roux met Carla Moreau.")
+    assert not [c for c in report.claims if c.claim.property_id in ("P138", "P26")], \
+        [(c.span, c.claim.property_id, c.reader) for c in report.claims]
+
+
+def test_a_property_word_before_the_value_outweighs_the_kind_the_subject_holds(kg_of):
+    """Spouses are people in this graph (her husband's class is unknown): Carla Moreau is of the kind of Ida Roux's
+    spouse, but "directed by Carla Moreau" names the director, so the value's kind does not make her the spouse."""
+    kg = _speakers_graph(kg_of, couples=6)
+    met = _claim(verify_text(kg, "Ida Roux met Carla Moreau."), "Carla Moreau")
+    assert (met.claim.property_id, met.reader) == ("P26", "types") and "Marc Roux" in _graph_values(met)
+    report = verify_text(kg, "Ida Roux was directed by Carla Moreau.")
+    assert not [c for c in report.claims if c.claim.property_id == "P26"], \
+        [(c.span, c.claim.property_id, c.reader) for c in report.claims]
+
+
+class _Shares:
+    """A schema of fixed shares: per property, the share of the subject's class holding it and of its values of
+    the class asked."""
+    def __init__(self, held_share, value_share):
+        self.held_share, self.value_share = held_share, value_share
+
+    def datatype(self, pid):
+        return "wikibase-item"
+
+    def class_holds(self, classes, pid):
+        return self.held_share.get(pid, 0.0)
+
+    def takes(self, pid, classes):
+        return self.value_share.get(pid, 0.0)
+
+
+@pytest.mark.parametrize("held_share, value_share, expected", [
+    ({"P1412": 0.48, "P103": 0.07, "P6886": 0.06}, {"P1412": 0.82, "P103": 0.74, "P6886": 0.87}, "P1412"),
+    # people: spouse, sibling, child, influence — none likelier than the rest together
+    ({"P26": 0.13, "P3373": 0.06, "P40": 0.05, "P737": 0.06}, {"P26": 1.0, "P3373": 1.0, "P40": 1.0, "P737": 0.98},
+     None),
+    # the likeliest by far, but its values are mostly of another kind (a person once in four "named after")
+    ({"P138": 0.5, "P26": 0.05}, {"P138": 0.25, "P26": 0.0}, None),
+])
+def test_the_property_a_kind_of_value_fills_is_a_majority_both_ways(held_share, value_share, expected):
+    from kgcheck.verifier.text.words import SubjectView
+
+    view = SubjectView(_Shares(held_share, value_share), frozenset(held_share), frozenset({"Q5"}),
+                       dict(held_share), ())
+    assert view.filled_by_kind({"Q34770"}) == expected

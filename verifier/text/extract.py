@@ -78,6 +78,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
     readers run (an ablation); `about`: the entity id the text is about (the question it answers), what its
     pronouns and unresolved descriptions stand for when nothing in the text says otherwise."""
     from kgcheck.verifier.text.dating import read_dates
+    from kgcheck.verifier.text.descriptions import read_descriptions
     from kgcheck.verifier.text.holders import read_holders
     from kgcheck.verifier.text.words import read_words
 
@@ -252,6 +253,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
             # the subject's reading: the sentence says it of its subject before it names that other holder.
             return any(c.start < e and s < c.end and not linked_to_later(text, c, subject, ms)
                        for c in in_sentence.get(si, ()))
+        guesses: list[tuple] = []  # the types reader's claims read off a property's kind alone (read_words)
         # "X is the director of Y": Y's director (before the types reader, which would take Y for X's)
         held_by = read_holders(kg, facts, si, subject, sentence, a, ms, statements, emit) \
             if "inverse" in readers else set()
@@ -264,11 +266,16 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                 typed.add(subject.entity_id)
             view = SubjectView.of(kg, subject, statements, ms, a)  # what both readers ask of the subject
             read_words(view, si, subject, sentence, a, ms, dates, statements, value_classes, facts, emit, taken,
-                       set(links), readers, weak_here, held_by)
+                       set(links), readers, held_by, guess=lambda *args, **kw: guesses.append((args, kw)))
+            if "types" in readers:
+                read_descriptions(si, subject, sentence, a, weak_here, view, emit, taken, dates)
             read_dates(view, si, subject, sentence, a, ms, dates, statements, facts, emit, taken, readers,
                        lambda si=si: in_sentence.get(si, ()))
         read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, taken, allowed, set(links),
                       held_by)
+        for args, kw in guesses:  # (si, subject, pid, start, end, ...): a span no reader took
+            if not taken(args[3], args[4]):
+                emit(*args, **kw)
     return sentences, claims
 
 

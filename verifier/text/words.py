@@ -9,8 +9,9 @@ never sees it. These readers read a relation from the sentence and let the graph
   *role* (the properties it is a value of elsewhere in the graph) decides when it has one, else its
   class against the classes of the property's values.
 - "types": no property word, but the value is like the subject's values of one property (same class,
-  or that property is among its roles; a clear best or nothing); a lower-case name in the subject's
-  description ("is an Ethiopian sport cyclist") by its role. An item claim the types reader guessed is
+  or that property is among its roles; a clear best or nothing), or of the kind the subject's held property
+  most likely takes (`SubjectView.filled_by_kind`: a guess, made only if no other reader claims the span);
+  lower-case names by their role: descriptions.py. An item claim the types reader guessed is
   REFUTED only when the claimed and the graph's values are of a kind (verify.py), else NOT_ENOUGH_INFO.
 A property word's value is the first name after it, or a list going on from it ("starring A, B and C").
 Dates are read in dating.py, with these words' lexicon.
@@ -32,7 +33,7 @@ _FUNCTION_STEMS = frozenset(stem(f) for f in FUNCTION_WORDS)  # what may sit ins
 _WORD = re.compile(r"[\w][\w'’-]*")
 VERB_AFTER = re.compile(r"\s+(?:is|was|are|were|has|had)\b", re.IGNORECASE)  # a subject's verb right after it
 _ASIDE_OPENS = re.compile(r"\s*[(\[]")  # a bracketed aside right after a name
-_OF_THEN = re.compile(r"\s+of\s+(?:(?:the|a|an)\s+)?", re.IGNORECASE)  # "tributary of the Nile": the value at "of"
+OF_THEN = re.compile(r"\s+of\s+(?:(?:the|a|an)\s+)?", re.IGNORECASE)  # "tributary of the Nile": the value at "of"
 _CLAUSE_BREAK = re.compile(r"[;:()\[\]\"“”]|,\s+(?:and|but|while|which|who)\b")
 
 
@@ -99,7 +100,7 @@ def names_before(sentence: str, at: int, lexicon, window: int, blocked=lambda s,
             continue
         distance = len([s for s in before[k + 1:] if s[2] not in FUNCTION_WORDS])
         after = before[k + 1][2] if k + 1 < len(before) else None
-        if name.particle is None and _OF_THEN.fullmatch(sentence, before[k][1], at) and holder_after_of(name):
+        if name.particle is None and OF_THEN.fullmatch(sentence, before[k][1], at) and holder_after_of(name):
             continue
         if name.particle is None or name.particle == after:
             yield before[k][1], distance, name.pid
@@ -179,6 +180,21 @@ class SubjectView:
     def may_hold(self, pid: str) -> bool:
         return pid in self.held or pid in self.class_props or not self.classes
 
+    def filled_by_kind(self, value_classes) -> str | None:
+        """The item property a value of `value_classes` most likely fills for this subject, when likelier than all
+        the others together and mostly given such values: each property weighs the share of the subject's classes
+        holding it (1 for a classless subject) times the share of its values of those classes (a language: languages
+        spoken, for a person; a person: no one relation — spouse, sibling, child, influence)."""
+        weights: dict[str, float] = {}
+        for p in self.held | set(self.class_props):
+            if p != INSTANCE_OF and self.schema.datatype(p) == "wikibase-item":
+                share = (self.class_props.get(p) or self.schema.class_holds(self.classes, p)) if self.classes else 1.0
+                weights[p] = share * self.schema.takes(p, value_classes)
+        best = max(weights, key=lambda p: (weights[p], p), default=None)
+        if best and 2 * weights[best] > sum(weights.values()) and 2 * self.schema.takes(best, value_classes) > 1:
+            return best
+        return None
+
     def likeliest(self, pids) -> str:
         """Of properties the words name, the one this subject most likely holds: one it holds, then the share of
         its classes' subjects holding it, then the most used in the graph (the id breaks a tie)."""
@@ -186,10 +202,13 @@ class SubjectView:
 
 
 def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statements, value_classes, facts, emit, taken,
-               linked, readers, weak=(), held_by=frozenset()) -> None:
+               linked, readers, held_by=frozenset(), guess=None) -> None:
     """Claims about the sentence's subject (`view`: SubjectView.of it) read from its words (reader "words") or the
     types of its values (reader "types"), for the mentions no other reader claimed (its dates: dating.py).
-    held_by: (name, property) pairs the sentence says hold the subject as a value (holders.py), not its values."""
+    held_by: (name, property) pairs the sentence says hold the subject as a value (holders.py), not its values.
+    guess: takes the claims read off a property's kind alone (emit's arguments), to be made if no other reader
+    claims their span (default: emit)."""
+    guess = guess or emit
     schema, held, class_props, names, blocked = view.schema, view.held, view.class_props, view.names, view.blocked
     lexicon = schema.lexicon()
     own = statements.get(subject.entity_id, [])
@@ -239,11 +258,19 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
             # The subject's properties whose values are like m: values sharing a class with m, or m being a
             # value of that property elsewhere in the graph (its role).
             scores: dict[str, tuple] = {}
+            # The held property a value of m's kind most likely fills (a language: "languages spoken") fits m though
+            # none of the subject's own values shares its class, unless a trigger word before m names another.
+            one_kind = {p for p in (view.filled_by_kind(m_classes),) if p in held}
+            if one_kind and _word_says(sentence, m.start - a, set(TRIGGERS)) not in (None, *one_kind):
+                one_kind = set()
+            shared: set[str] = set()  # properties one of whose own values shares a class with m
             for st in own:
                 v = st.value.entity_id
                 if not v or v == m.entity_id or st.property == INSTANCE_OF:
                     continue  # what the subject is, not what it is related to
-                same_class = bool(m_classes and value_classes.get(v, set()) & m_classes)
+                if m_classes and value_classes.get(v, set()) & m_classes:
+                    shared.add(st.property)
+                same_class = st.property in shared or st.property in one_kind
                 if (same_class or role.get(st.property)) and (m.entity_id, st.property) not in held_by:
                     scores[st.property] = (role.get(st.property, 0), same_class)
             if scores:
@@ -251,46 +278,16 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
                 # The trigger word before m may name a property the subject holds with values of m's kind though
                 # none shares its class ("born in Paris" of a man born in Cambridge, who lived in Paris): that one,
                 # stated by the word (the triggers reader's tag), not guessed from the type.
-                kind = {p for p in held - set(scores) if p != INSTANCE_OF and schema.datatype(p) == "wikibase-item"
-                        and may_be_value(schema, role, m_classes, p)}
+                of_kind_only = {p for p in one_kind & set(scores) if p not in shared and not role.get(p)}
+                kind = {p for p in held - (set(scores) - of_kind_only) if p != INSTANCE_OF
+                        and schema.datatype(p) == "wikibase-item" and may_be_value(schema, role, m_classes, p)}
                 said = _word_says(sentence, m.start - a, set(scores) | kind) if len(ranked) > 1 or kind else None
                 if said:  # "won the Academy Award for Best Actor": awarded, though nominations outnumber awards
                     emit(si, subject, said, m.start, m.end, m.entity_id, reader="triggers" if said in kind else "types")
                 elif len(ranked) == 1 or ranked[0][1] > ranked[1][1]:  # a clear best, else no claim
-                    emit(si, subject, ranked[0][0], m.start, m.end, m.entity_id, reader="types")
-    if "types" in readers:
-        _described_as(si, subject, sentence, a, weak, held, schema, emit, taken)
-        _lower_case_values(si, subject, sentence, a, weak, held, schema, emit, taken, names, dates)
-
-
-
-# "X is an Ethiopian sport cyclist who ...": the words after the copula, up to a clause word, describe X.
-# A comma before a lower-case word continues it ("an absurdist, existential tragicomedy"); before a name or a clause
-# word it ends it.
-_CLAUSE_WORDS = r"who|which|that|by|from|with|in|on|at|for|and|of|known|based|located|written|directed|produced"
-_GOES_ON = r",(?=\s+(?!(?:" + _CLAUSE_WORDS + r")\b)[a-z])"
-_DESCRIPTION = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the)\s+((?:[^,;:()]|" + _GOES_ON + r")*?)"
-                          r"(?=\s+(?:" + _CLAUSE_WORDS + r")\b|(?!" + _GOES_ON + r")[,;:()]|$)")
-
-
-def _described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> None:
-    """Lower-case names inside the subject's description (genre, occupation...): each a claim on the subject's
-    property that such values fill elsewhere in the graph (their role), when the subject holds it."""
-    after = past_asides(sentence, max(0, subject.end - a))
-    m = _DESCRIPTION.search(sentence, after)
-    if not m or m.start() - after > 40:
-        return
-    lo, hi = m.start(1), m.end(1)
-    if _OF_THEN.match(sentence, hi) and whole_names(content_stems(m.group(1)), schema.lexicon()):
-        return  # "X is the narrative location of Y": a relation to Y (holders.py reads it), not what X is
-    # a shorter claimed word inside ("novel" of "romance novel", linked as its class) does not stop it
-    chosen = _longest_apart(w for w in weak if lo <= w[0] - a and w[1] - a <= hi)
-    roles = schema.roles({i for _, _, ids in chosen for i in ids})
-    for s, e, ids in chosen:
-        best = max(((n, pid, eid) for eid in ids for pid, n in roles.get(eid, {}).items()
-                    if pid in held and pid != INSTANCE_OF), default=None)
-        if best:
-            emit(si, subject, best[1], s, e, best[2], reader="types")
+                    # read off the property's kind alone: the last guess, after the readers that go by words
+                    (guess if ranked[0][0] in of_kind_only else emit)(si, subject, ranked[0][0], m.start, m.end,
+                                                                       m.entity_id, reader="types")
 
 
 def content_stems(phrase: str) -> tuple[str, ...]:
@@ -301,51 +298,6 @@ def content_stems(phrase: str) -> tuple[str, ...]:
 def whole_names(stems: tuple[str, ...], lexicon) -> list:
     """The property names whose content words are exactly STEMS ("narrative location", "country for sport")."""
     return [name for name in lexicon.get(stems[-1], ()) if name.words == stems] if stems else []
-
-
-def _longest_apart(weak) -> list[tuple]:
-    """The weak mentions, longest first, each kept unless it overlaps one kept before it."""
-    chosen: list[tuple] = []
-    for w in sorted(weak, key=lambda w: w[0] - w[1]):
-        if not any(c[0] < w[1] and w[0] < c[1] for c in chosen):
-            chosen.append(w)
-    return chosen
-
-
-# The rest of a noun phrase (lower-case words, no function word), then a capitalised name.
-_BEFORE_A_NAME = re.compile(r"(?:\s+(?!(?:and|or|of|in|on|at|by|for|with|to|from|as|the|a|an)\b)[a-z][\w'’-]*)*"
-                            r"\s+[\"'“]?[A-Z]")
-
-
-def _lower_case_values(si, subject, sentence, a, weak, held, schema, emit, taken, names, dates) -> None:
-    """Lower-case names elsewhere in the sentence ("represents Spain in international women's floorball
-    competitions", "a set of three solo cello works"): a claim on the subject's property when that property is
-    what the name is mostly for in the graph — the property most of its statements as a value have — and the
-    subject holds it. A word the graph uses mostly otherwise (a class, a sex) says nothing of the subject."""
-    relations = long_name_spans(sentence, schema.lexicon())
-
-    def free(w) -> bool:
-        s, e = w[0] - a, w[1] - a
-        # Lower-case only: a capitalised weak mention is a word cut out of a longer name ("General" of "PLA
-        # General Political Department"), no value of its own; nor one right before a name: it describes that
-        # name ("the musical drama film Double Platinum"); nor a word of a property's name ("narrative location").
-        return not (any(ch.isupper() for ch in sentence[s:e]) or _BEFORE_A_NAME.match(sentence, e)
-                    or taken(w[0], w[1]) or any(ns < e and s < ne for ns, ne in names) or inside_dates(s, e, dates)
-                    or any(rs <= s and e <= re_ for rs, re_, _ in relations))
-
-    chosen = _longest_apart(w for w in weak if free(w))
-    roles = schema.roles({i for _, _, ids in chosen for i in ids})
-    for s, e, ids in chosen:
-        best = None
-        for eid in ids:
-            counts = roles.get(eid, {})
-            if not counts:
-                continue
-            pid, n = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
-            if pid in held and pid != INSTANCE_OF and 2 * n > sum(counts.values()) and (best is None or n > best[0]):
-                best = (n, pid, eid)
-        if best:
-            emit(si, subject, best[1], s, e, best[2], reader="types")
 
 
 def past_asides(sentence: str, at: int) -> int:

@@ -1,0 +1,91 @@
+"""The types reader's lower-case values: names inside the subject's description ("is an Ethiopian sport cyclist") and
+lower-case names elsewhere in the sentence ("represents Spain in international women's floorball"), each a claim on
+the subject's property that such values fill in the graph (their role), when the subject holds it. Reader "types"
+(words.py reads the capitalised names)."""
+from __future__ import annotations
+
+import re
+
+from kgcheck.verifier.text.schema import INSTANCE_OF
+from kgcheck.verifier.text.words import OF_THEN, content_stems, long_name_spans, past_asides, whole_names
+from kgcheck.verifier.values import inside_dates
+
+
+def read_descriptions(si, subject, sentence, a, weak, view, emit, taken, dates) -> None:
+    """Both readers of this module on one sentence (`view`: words.SubjectView of its subject)."""
+    described_as(si, subject, sentence, a, weak, view.held, view.schema, emit, taken)
+    lower_case_values(si, subject, sentence, a, weak, view.held, view.schema, emit, taken, view.names, dates)
+
+
+# "X is an Ethiopian sport cyclist who ...": the words after the copula, up to a clause word, describe X.
+# A comma before a lower-case word continues it ("an absurdist, existential tragicomedy"); before a name or a clause
+# word it ends it.
+_CLAUSE_WORDS = r"who|which|that|by|from|with|in|on|at|for|and|of|known|based|located|written|directed|produced"
+_GOES_ON = r",(?=\s+(?!(?:" + _CLAUSE_WORDS + r")\b)[a-z])"
+_DESCRIPTION = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the)\s+((?:[^,;:()]|" + _GOES_ON + r")*?)"
+                          r"(?=\s+(?:" + _CLAUSE_WORDS + r")\b|(?!" + _GOES_ON + r")[,;:()]|$)")
+
+
+def described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> None:
+    """Lower-case names inside the subject's description (genre, occupation...): each a claim on the subject's
+    property that such values fill elsewhere in the graph (their role), when the subject holds it."""
+    after = past_asides(sentence, max(0, subject.end - a))
+    m = _DESCRIPTION.search(sentence, after)
+    if not m or m.start() - after > 40:
+        return
+    lo, hi = m.start(1), m.end(1)
+    if OF_THEN.match(sentence, hi) and whole_names(content_stems(m.group(1)), schema.lexicon()):
+        return  # "X is the narrative location of Y": a relation to Y (holders.py reads it), not what X is
+    # a shorter claimed word inside ("novel" of "romance novel", linked as its class) does not stop it
+    chosen = _longest_apart(w for w in weak if lo <= w[0] - a and w[1] - a <= hi)
+    roles = schema.roles({i for _, _, ids in chosen for i in ids})
+    for s, e, ids in chosen:
+        best = max(((n, pid, eid) for eid in ids for pid, n in roles.get(eid, {}).items()
+                    if pid in held and pid != INSTANCE_OF), default=None)
+        if best:
+            emit(si, subject, best[1], s, e, best[2], reader="types")
+
+
+def _longest_apart(weak) -> list[tuple]:
+    """The weak mentions, longest first, each kept unless it overlaps one kept before it."""
+    chosen: list[tuple] = []
+    for w in sorted(weak, key=lambda w: w[0] - w[1]):
+        if not any(c[0] < w[1] and w[0] < c[1] for c in chosen):
+            chosen.append(w)
+    return chosen
+
+
+# The rest of a noun phrase (lower-case words, no function word), then a capitalised name.
+_BEFORE_A_NAME = re.compile(r"(?:\s+(?!(?:and|or|of|in|on|at|by|for|with|to|from|as|the|a|an)\b)[a-z][\w'’-]*)*"
+                            r"\s+[\"'“]?[A-Z]")
+
+
+def lower_case_values(si, subject, sentence, a, weak, held, schema, emit, taken, names, dates) -> None:
+    """Lower-case names elsewhere in the sentence ("represents Spain in international women's floorball
+    competitions", "a set of three solo cello works"): a claim on the subject's property when that property is
+    what the name is mostly for in the graph — the property most of its statements as a value have — and the
+    subject holds it. A word the graph uses mostly otherwise (a class, a sex) says nothing of the subject."""
+    relations = long_name_spans(sentence, schema.lexicon())
+
+    def free(w) -> bool:
+        s, e = w[0] - a, w[1] - a
+        # Lower-case only: a capitalised weak mention is a word cut out of a longer name ("General" of "PLA
+        # General Political Department"), no value of its own; nor one right before a name: it describes that
+        # name ("the musical drama film Double Platinum"); nor a word of a property's name ("narrative location").
+        return not (any(ch.isupper() for ch in sentence[s:e]) or _BEFORE_A_NAME.match(sentence, e)
+                    or taken(w[0], w[1]) or any(ns < e and s < ne for ns, ne in names) or inside_dates(s, e, dates)
+                    or any(rs <= s and e <= re_ for rs, re_, _ in relations))
+
+    chosen = _longest_apart(w for w in weak if free(w))
+    roles = schema.roles({i for _, _, ids in chosen for i in ids})
+    for s, e, ids in chosen:
+        best = None
+        for eid in ids:
+            counts = roles.get(eid, {})
+            if not counts:
+                continue
+            pid, n = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
+            if pid in held and pid != INSTANCE_OF and 2 * n > sum(counts.values()) and (best is None or n > best[0]):
+                best = (n, pid, eid)
+        if best:
+            emit(si, subject, best[1], s, e, best[2], reader="types")
