@@ -151,6 +151,23 @@ def test_a_description_reads_on_past_a_comma_between_its_words(kg_of):
     assert not [c for c in ended.claims if c.span == "romance novel" and c.reader == "types"]
 
 
+def test_a_description_reads_on_past_and_before_a_lower_case_word(kg_of):
+    """"a gothic and romance novel": "and" joins two of the description's words, so the genre after it is read;
+    before a clause word ("a book and by some a romance novel") the description ends there."""
+    genre = B.prop("P136", "genre", "wikibase-item")
+    kg2 = kg_of([genre, prop("P31", "instance of", "wikibase-item"), entity("Q7725634", "novel"),
+                 entity("Q1", "thriller"), entity("Q2", "romance novel"),
+                 entity("Q10", "Dark Water", claims=[("P31", item("Q7725634", None)), ("P136", item("Q1", None))]),
+                 entity("Q11", "Pale Sun", claims=[("P31", item("Q7725634", None)), ("P136", item("Q2", None))])])
+    tc = _claim(verify_text(kg2, "Dark Water is a gothic and romance novel set in Lyon."), "romance novel")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q10", "P136", "types")
+    assert tc.verdict.verdict != SUPPORTED and "thriller" in _graph_values(tc)
+    right = _claim(verify_text(kg2, "Pale Sun is a gothic and romance novel set in Lyon."), "romance novel")
+    assert (right.claim.property_id, right.verdict.verdict) == ("P136", SUPPORTED)
+    ended = verify_text(kg2, "Dark Water is a book and by some a romance novel.")
+    assert not [c for c in ended.claims if c.span == "romance novel" and c.reader == "types"]
+
+
 def test_a_month_inside_a_date_is_no_value(kg_of):
     # "December" names an entity (the month), but inside "December 30, 2001" it is part of a date: no position held.
     kg2 = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P39", "position held", "wikibase-item",

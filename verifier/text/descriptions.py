@@ -22,8 +22,11 @@ def read_descriptions(si, subject, sentence, a, weak, view, emit, taken, dates) 
 # word it ends it.
 _CLAUSE_WORDS = r"who|which|that|by|from|with|in|on|at|for|and|of|known|based|located|written|directed|produced"
 _GOES_ON = r",(?=\s+(?!(?:" + _CLAUSE_WORDS + r")\b)[a-z])"
+# "and"/"or" before a lower-case word that opens no clause joins two words of it ("a reggaeton and ragtime song", "an
+# American actor and director"); before a clause word or a name it ends it.
+_JOINS = r"\s+(?:and|or)(?=\s+(?!(?:" + _CLAUSE_WORDS + r")\b)[a-z])"
 _DESCRIPTION = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the)\s+((?:[^,;:()]|" + _GOES_ON + r")*?)"
-                          r"(?=\s+(?:" + _CLAUSE_WORDS + r")\b|(?!" + _GOES_ON + r")[,;:()]|$)")
+                          r"(?=(?!" + _JOINS + r")\s+(?:" + _CLAUSE_WORDS + r")\b|(?!" + _GOES_ON + r")[,;:()]|$)")
 
 
 def described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> None:
