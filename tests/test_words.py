@@ -440,3 +440,19 @@ def test_the_property_a_kind_of_value_fills_is_a_majority_both_ways(held_share, 
     view = SubjectView(_Shares(held_share, value_share), frozenset(held_share), frozenset({"Q5"}),
                        dict(held_share), ())
     assert view.filled_by_kind({"Q34770"}) == expected
+
+
+def test_a_property_name_whose_particle_the_text_has_owns_the_word(kg_of):
+    """"played for Turkey": "played for" names the team (Turkey is none), so the bare "played" of "participant" is no
+    reading of these words; the value's type reads the country Kenji Sato plays for: REFUTED with Japan."""
+    country = lambda qid, label: entity(qid, label, "country", claims=[("P31", item("Q6256", None))])  # noqa: E731
+    kg2 = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P1532", "country for sport", "wikibase-item"),
+                 prop("P710", "participant", "wikibase-item", aliases=["played"]),
+                 prop("P54", "member of sports team", "wikibase-item", aliases=["played for"]),
+                 entity("Q6256", "country"), country("Q17", "Japan"), country("Q43", "Turkey"),
+                 entity("Q7700", "Friendly Cup", claims=[("P710", item("Q43", None))]),
+                 B.entity("Q7701", "Kenji Sato", "footballer", claims=[("P1532", item("Q17", None))])] +
+                [B.entity(f"Q{7710 + i}", f"Player {i}", "footballer",
+                          claims=[("P1532", item(("Q17", "Q43")[i % 2], None))]) for i in range(30)])
+    tc = _claim(verify_text(kg2, "Kenji Sato played for Turkey."), "Turkey")
+    assert (tc.claim.property_id, tc.verdict.verdict) == ("P1532", REFUTED) and "Japan" in tc.verdict.corrections

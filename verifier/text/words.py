@@ -100,6 +100,11 @@ def names_before(sentence: str, at: int, lexicon, window: int, blocked=lambda s,
             continue
         distance = len([s for s in before[k + 1:] if s[2] not in FUNCTION_WORDS])
         after = before[k + 1][2] if k + 1 < len(before) else None
+        # and so does a name whose particle the text has right before the value: "played for X" is no bare "played"
+        # (participant); "published in 1801 by X" keeps "published" (1801 is what "published in" names).
+        if name.particle is None and after and _OBJECT_OPENS.fullmatch(sentence, before[k + 1][1], at) and any(
+                f == first and last == k and other.particle == after for f, last, other in found):
+            continue
         if name.particle is None and OF_THEN.fullmatch(sentence, before[k][1], at) and holder_after_of(name):
             continue
         if name.particle is None or name.particle == after:
