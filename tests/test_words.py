@@ -121,12 +121,16 @@ def test_stems_meet(a, b):
     assert stem(a) == stem(b)
 
 
+def _novels(kg_of):
+    """Two novels and their genres: Dark Water a thriller, Pale Sun a romance novel."""
+    return kg_of([B.prop("P136", "genre", "wikibase-item"), prop("P31", "instance of", "wikibase-item"),
+                  entity("Q7725634", "novel"), entity("Q1", "thriller"), entity("Q2", "romance novel"),
+                  entity("Q10", "Dark Water", claims=[("P31", item("Q7725634", None)), ("P136", item("Q1", None))]),
+                  entity("Q11", "Pale Sun", claims=[("P31", item("Q7725634", None)), ("P136", item("Q2", None))])])
+
+
 def test_a_description_word_is_read_by_its_role(kg_of):
-    genre = B.prop("P136", "genre", "wikibase-item")
-    kg2 = kg_of([genre, prop("P31", "instance of", "wikibase-item"), entity("Q7725634", "novel"),
-                 entity("Q1", "thriller"), entity("Q2", "romance novel"),
-                 entity("Q10", "Dark Water", claims=[("P31", item("Q7725634", None)), ("P136", item("Q1", None))]),
-                 entity("Q11", "Pale Sun", claims=[("P31", item("Q7725634", None)), ("P136", item("Q2", None))])])
+    kg2 = _novels(kg_of)
     tc = _claim(verify_text(kg2, "Dark Water is a romance novel by an unknown writer."), "romance novel")
     assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q10", "P136", "types")
     assert tc.verdict.verdict != SUPPORTED and "thriller" in _graph_values(tc)
@@ -135,11 +139,7 @@ def test_a_description_word_is_read_by_its_role(kg_of):
 def test_a_description_reads_on_past_a_comma_between_its_words(kg_of):
     """"an absurdist, existential romance novel": the comma joins two adjectives, so the description (and the genre in
     it) goes on; before a name or a clause word ("a novel, by X", "a novel, which ...") it ends there."""
-    genre = B.prop("P136", "genre", "wikibase-item")
-    kg2 = kg_of([genre, prop("P31", "instance of", "wikibase-item"), entity("Q7725634", "novel"),
-                 entity("Q1", "thriller"), entity("Q2", "romance novel"),
-                 entity("Q10", "Dark Water", claims=[("P31", item("Q7725634", None)), ("P136", item("Q1", None))]),
-                 entity("Q11", "Pale Sun", claims=[("P31", item("Q7725634", None)), ("P136", item("Q2", None))])])
+    kg2 = _novels(kg_of)
     tc = _claim(verify_text(kg2, "Dark Water is an absurdist, existential romance novel by an unknown writer."),
                 "romance novel")
     assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q10", "P136", "types")
@@ -154,11 +154,7 @@ def test_a_description_reads_on_past_a_comma_between_its_words(kg_of):
 def test_a_description_reads_on_past_and_before_a_lower_case_word(kg_of):
     """"a gothic and romance novel": "and" joins two of the description's words, so the genre after it is read;
     before a clause word ("a book and by some a romance novel") the description ends there."""
-    genre = B.prop("P136", "genre", "wikibase-item")
-    kg2 = kg_of([genre, prop("P31", "instance of", "wikibase-item"), entity("Q7725634", "novel"),
-                 entity("Q1", "thriller"), entity("Q2", "romance novel"),
-                 entity("Q10", "Dark Water", claims=[("P31", item("Q7725634", None)), ("P136", item("Q1", None))]),
-                 entity("Q11", "Pale Sun", claims=[("P31", item("Q7725634", None)), ("P136", item("Q2", None))])])
+    kg2 = _novels(kg_of)
     tc = _claim(verify_text(kg2, "Dark Water is a gothic and romance novel set in Lyon."), "romance novel")
     assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q10", "P136", "types")
     assert tc.verdict.verdict != SUPPORTED and "thriller" in _graph_values(tc)
