@@ -11,7 +11,7 @@ import pytest
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.model import REFUTED, SUPPORTED
 from kgcheck.verifier.text.verify import resolve_topic, verify_text
-from test_words import ENTITIES, B
+from wordgraph import ENTITIES, B
 
 # A show the graph gives no class: only the topic can say what "the show" is.
 SHOW = B.entity("Q807", "Harbour Lights", claims=[("P57", B.item("Q901", None)),

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from kgcheck.verifier.model import REFUTED, SUPPORTED
 from kgcheck.verifier.text.verify import verify_text
-from test_words import ENTITIES, B, _claim
+from wordgraph import ENTITIES, B, claim_on as _claim
 
 item, time, entity, prop = B.item, B.time, B.entity, B.prop
 

@@ -7,7 +7,7 @@ import pytest
 from kgcheck.verifier.model import SUPPORTED
 from kgcheck.verifier.text.links import _modifier, blank_names
 from kgcheck.verifier.text.verify import verify_text
-from test_words import ENTITIES, B
+from wordgraph import ENTITIES, B
 
 SHELLS = [
     B.prop("P166", "award received", "wikibase-item", aliases=["award", "awarded"]),

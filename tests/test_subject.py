@@ -10,7 +10,7 @@ from kgcheck.verifier.text.subject import described_before, main_description, na
 from kgcheck.verifier.text.mentions import Mention
 from kgcheck.verifier.text.verify import verify_text
 from test_about import SHOW
-from test_words import ENTITIES, B
+from wordgraph import ENTITIES, B
 
 ALBUM = B.entity("Q808", "Tidewater", "album", claims=[("P31", B.item("Q482994", None)),
                                                        ("P577", B.time("+1987-01-01T00:00:00Z", 9))])

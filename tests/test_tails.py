@@ -14,7 +14,7 @@ from kgcheck.verifier.model import REFUTED, SUPPORTED
 from kgcheck.verifier.text.mentions import find_mentions, split_sentences
 from kgcheck.verifier.text.tails import MAX_CANDIDATES, read_tails
 from kgcheck.verifier.text.verify import verify_text
-from test_words import ENTITIES, B
+from wordgraph import ENTITIES, B
 
 MORE = [
     B.entity("Q904", "Hugo Keller", "person", claims=[("P31", B.item("Q5", None)), ("P19", B.item("Q456", None))]),

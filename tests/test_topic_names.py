@@ -14,7 +14,7 @@ from kgcheck.verifier.model import REFUTED, SUPPORTED
 from kgcheck.verifier.text.mentions import find_mentions, split_sentences
 from kgcheck.verifier.text.topic import topic_names, with_topic
 from kgcheck.verifier.text.verify import verify_text
-from test_words import ENTITIES, B
+from wordgraph import ENTITIES, B
 
 item, time, entity, prop = B.item, B.time, B.entity, B.prop
 

@@ -13,7 +13,7 @@ from kgcheck.verifier.model import SUPPORTED
 from kgcheck.verifier.text.mentions import Mention
 from kgcheck.verifier.text.triggers import clause_subject
 from kgcheck.verifier.text.verify import verify_text
-from test_words import ENTITIES, B
+from wordgraph import ENTITIES, B
 
 AWARDS = [
     B.prop("P166", "award received", "wikibase-item"),

@@ -1,0 +1,187 @@
+"""The types reader (verifier/text/words.py): a claim whose relation is read from the kind of value named — its class
+against the subject's values, its role in the graph, or the property such a value most likely fills — judged by the
+graph; a swap is REFUTED only between values of a kind (verifier/text/verify.py)."""
+from __future__ import annotations
+
+import pytest
+
+from kgcheck.verifier.model import REFUTED, SUPPORTED
+from kgcheck.verifier.text.verify import verify_text
+from wordgraph import ENTITIES, B, claim_on as _claim, entity, graph_values as _graph_values, item, prop
+
+
+def test_a_type_read_swap_is_refuted_only_when_the_values_are_of_a_kind(kg_of):
+    # A country for a country (same class): REFUTED with the graph's value. A name read inside the graph's value
+    # ("Greek" of "Ancient Greek"): a reading of one name, not a swap, so NOT_ENOUGH_INFO.
+    kg2 = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P17", "country", "wikibase-item"),
+                 prop("P407", "language of work", "wikibase-item"),
+                 entity("Q6256", "country"), entity("Q34770", "language"),
+                 entity("Q142", "France", claims=[("P31", item("Q6256", None))]),
+                 entity("Q40", "Austria", claims=[("P31", item("Q6256", None))]),
+                 entity("Q35497", "Ancient Greek", claims=[("P31", item("Q34770", None))]),
+                 entity("Q9129", "Greek", claims=[("P31", item("Q34770", None))]),
+                 entity("Q456", "Lyon", claims=[("P17", item("Q142", None))]),
+                 entity("Q600", "Phocais", claims=[("P407", item("Q35497", None))]),
+                 entity("Q601", "Odyssey Notes", claims=[("P407", item("Q9129", None))])] +
+                # enough subjects holding one value each for the judge to measure both properties as exclusive
+                [entity(f"Q{1000 + i}", f"Town {i}", claims=[("P17", item(("Q142", "Q40")[i % 2], None))])
+                 for i in range(30)] +
+                [entity(f"Q{2000 + i}", f"Epic {i}", claims=[("P407", item(("Q35497", "Q9129")[i % 2], None))])
+                 for i in range(30)])
+    swap = _claim(verify_text(kg2, "Lyon is a large town of Austria."), "Austria")
+    assert (swap.reader, swap.verdict.verdict) == ("types", REFUTED) and "France" in swap.verdict.corrections
+    reading = _claim(verify_text(kg2, "Phocais was an epic in Greek."), "Greek")
+    assert reading.reader == "types" and reading.verdict.verdict != REFUTED
+
+
+def test_a_type_read_swap_of_a_classless_value_that_fills_the_property_elsewhere_is_refuted(kg_of):
+    # No classes to compare: the claimed river is a mouth as often as a tributary (2 and 2 of its 5 uses), so the
+    # property is its likeliest reading and the swap is REFUTED; a river more often a tributary that is a mouth
+    # once (the Emme, of the Ilfis) is of the kind too; a lake the graph never gives as a mouth is not (lakes are
+    # mouths, so the type suggests the property, but the Shatt Canal has no class to compare the lake with).
+    def river(qid, label, **claims):
+        return entity(qid, label, "river", claims=[(p, item(v, None)) for p, vs in claims.items() for v in vs])
+
+    kg2 = kg_of([prop("P403", "mouth of the watercourse", "wikibase-item"), prop("P974", "tributary", "wikibase-item"),
+                 prop("P206", "located next to body of water", "wikibase-item"),
+                 river("Q70", "Shatt Canal"), river("Q71", "Aare"), river("Q72", "Emme"),
+                 river("Q73", "Euphrates", P403=["Q70"]),
+                 river("Q74", "Reuss", P403=["Q71"]), river("Q75", "Limmat", P403=["Q71"]),
+                 river("Q76", "Saane", P974=["Q71", "Q72"]), river("Q77", "Sense", P974=["Q71", "Q72"]),
+                prop("P31", "instance of", "wikibase-item"), entity("Q81", "lake"),
+                entity("Q82", "Lake Constance", claims=[("P31", item("Q81", None))]),
+                entity("Q84", "Lake Geneva", claims=[("P31", item("Q81", None))]), river("Q83", "Alpenrhein", P403=["Q82"]),
+                 river("Q78", "Brienz Lake", P206=["Q71"]), river("Q79", "Ilfis", P403=["Q72"])] +
+                [river(f"Q{3000 + i}", f"Brook {i}", P403=[("Q70", "Q79")[i % 2]]) for i in range(30)])
+    swap = _claim(verify_text(kg2, "The Euphrates empties into the Aare."), "Aare")
+    assert (swap.reader, swap.claim.property_id, swap.verdict.verdict) == ("types", "P403", REFUTED)
+    assert "Shatt Canal" in swap.verdict.corrections
+    other = _claim(verify_text(kg2, "The Euphrates empties into the Emme."), "Emme")
+    assert (other.claim.property_id, other.verdict.verdict) == ("P403", REFUTED)
+    # the gate itself, on the graph's refutation of a lake as the Euphrates' mouth (no reader offers that claim here)
+    from kgcheck.verifier.claims.check import Checker
+    from kgcheck.verifier.model import Claim
+    from kgcheck.verifier.text.verify import _swap_of_a_kind
+
+    refuted = Checker(kg2).check([Claim(id="c", subject="Euphrates", predicate="mouth of the watercourse",
+                                        object=name, subject_id="Q73", property_id="P403", object_id=qid)
+                                  for qid, name in (("Q84", "Lake Geneva"), ("Q72", "Emme"))])
+    assert [v.verdict for v in refuted] == [REFUTED, REFUTED]
+    assert [_swap_of_a_kind(kg2, v) for v in refuted] == [False, True]
+
+
+def test_the_types_reader_takes_the_relation_the_nearest_property_word_names(kg_of):
+    # Bronze Shell is a nominee's award twice in the graph and nobody's win: its type alone reads "nominated for".
+    props = [B.prop("P166", "award received", "wikibase-item"), B.prop("P1411", "nominated for", "wikibase-item")]
+    award = lambda qid, label: B.entity(qid, label, "film award", claims=[("P31", item("Q618779", None))])  # noqa: E731
+    shells = [B.entity("Q618779", "film award"), award("Q701", "Golden Shell"), award("Q702", "Silver Shell"),
+              award("Q703", "Bronze Shell")]
+    films = [B.entity(q, label, "film", claims=[("P31", item("Q11424", None)), *claims]) for q, label, claims in [
+        ("Q808", "Night Ferry", [("P166", item("Q702", None)), ("P1411", item("Q701", None))]),
+        ("Q809", "Low Tide", [("P1411", item("Q703", None))]), ("Q810", "High Water", [("P1411", item("Q703", None))])]]
+    kg = kg_of(ENTITIES + props + shells + films)
+    tc = _claim(verify_text(kg, "Night Ferry won the Bronze Shell."), "Bronze Shell")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q808", "P166", "types")
+    assert tc.verdict.verdict != SUPPORTED
+
+
+def test_a_place_of_death_no_one_was_born_in_can_still_be_a_birthplace(kg_of):
+    """In a sparse graph Velden, a market town, is only a place of death, and Lena Ott's birthplace (Graz, a city)
+    shares no class with it, while her residence does: once her residence was read. But market towns are what
+    birthplaces are too (words.may_be_value) and "born" names place of birth, so the types reader claims her
+    birthplace as the word states it (tagged triggers), flagged with Graz; "lives in Velden" stays her residence."""
+    town = lambda qid, label: entity(qid, label, "market town", claims=[("P31", item("Q1637706", None))])  # noqa: E731
+    extra = [prop("P20", "place of death", "wikibase-item"), prop("P551", "residence", "wikibase-item"),
+             entity("Q1637706", "market town"), town("Q7050", "Velden"), town("Q7051", "Oberdorf"),
+             town("Q7052", "Kirchdorf"),
+             B.entity("Q7150", "Person Last", "person", claims=[("P31", item("Q5", None)), ("P20", item("Q7050", None)),
+                                                                ("P19", item("Q7051", None))]),
+             B.entity("Q7151", "Lena Ott", "person", claims=[("P31", item("Q5", None)), ("P19", item("Q13298", None)),
+                                                             ("P551", item("Q7052", None))])]
+    kg = kg_of(ENTITIES + extra)
+    tc = _claim(verify_text(kg, "Lena Ott was born in Velden."), "Velden")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q7151", "P19", "triggers")
+    assert tc.verdict.verdict != SUPPORTED and "Graz" in _graph_values(tc)
+    lives = _claim(verify_text(kg, "Lena Ott lives in Velden."), "Velden")
+    assert (lives.claim.property_id, lives.reader) == ("P551", "types")
+
+
+def _speakers_graph(kg_of, couples: int = 0):
+    """Languages spoken (P1412) are languages in the graph: 12 of its 13 values (Esperanto, a constructed language,
+    the thirteenth). Nobody speaks Thai. Place named after (P138) takes a person once in four."""
+    lang = lambda qid, label: entity(qid, label, "language", claims=[("P31", item("Q34770", None))])  # noqa: E731
+    people = [B.entity(f"Q{7300 + i}", f"Speaker {i}", "person",
+                       claims=[("P31", item("Q5", None)), ("P1412", item(("Q7201", "Q7202", "Q7203")[i % 3], None))])
+              for i in range(12)]
+    places = [B.entity(f"Q{7400 + i}", f"Square {i}", "square",
+                       claims=[("P138", item("Q901" if i == 0 else ("Q142", "Q40", "Q456")[i % 3], None))])
+              for i in range(4)]
+    wed = [B.entity(f"Q{7500 + i}", f"Partner {i}", "person", claims=[("P31", item("Q5", None)),
+                                                                        ("P26", item(f"Q{7300 + i}", None))])
+           for i in range(couples)]  # spouses of the speakers, all people
+    return kg_of(ENTITIES + people + places + wed + [
+        prop("P1412", "languages spoken, written or signed", "wikibase-item"),
+        prop("P26", "spouse", "wikibase-item"), prop("P138", "named after", "wikibase-item"),
+        entity("Q34770", "language"), entity("Q33289", "constructed language"),
+        lang("Q7201", "Basque"), lang("Q7202", "Welsh"), lang("Q7203", "Breton"), lang("Q9217", "Thai"),
+        entity("Q143", "Esperanto", claims=[("P31", item("Q33289", None))]),
+        B.entity("Q7160", "Ida Roux", "person", claims=[("P31", item("Q5", None)), ("P1412", item("Q143", None)),
+                                                        ("P26", item("Q7161", None)), ("P138", item("Q142", None))]),
+        B.entity("Q7161", "Marc Roux", "person")])
+
+
+def test_the_types_reader_reads_a_value_of_the_kind_a_held_property_mostly_takes(kg_of):
+    """Thai shares no class with Esperanto, the one language Ida Roux speaks, and no one speaks Thai; but languages
+    are what "languages spoken" mostly gives (12 of its 13 values), so the words claim she spoke Thai: flagged with
+    Esperanto. A person is no such kind of "named after" (1 of 4 values; hers is a country) or of her spouse (a
+    classless value)."""
+    kg = _speakers_graph(kg_of)
+    tc = _claim(verify_text(kg, "Ida Roux often spoke Thai."), "Thai")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q7160", "P1412", "types")
+    assert tc.verdict.verdict != SUPPORTED and "Esperanto" in _graph_values(tc)
+    report = verify_text(kg, "Ida Roux met Carla Moreau.")
+    assert not [c for c in report.claims if c.claim.property_id in ("P138", "P26")], \
+        [(c.span, c.claim.property_id, c.reader) for c in report.claims]
+
+
+def test_a_property_word_before_the_value_outweighs_the_kind_the_subject_holds(kg_of):
+    """Spouses are people in this graph (her husband's class is unknown): Carla Moreau is of the kind of Ida Roux's
+    spouse, but "directed by Carla Moreau" names the director, so the value's kind does not make her the spouse."""
+    kg = _speakers_graph(kg_of, couples=6)
+    met = _claim(verify_text(kg, "Ida Roux met Carla Moreau."), "Carla Moreau")
+    assert (met.claim.property_id, met.reader) == ("P26", "types") and "Marc Roux" in _graph_values(met)
+    report = verify_text(kg, "Ida Roux was directed by Carla Moreau.")
+    assert not [c for c in report.claims if c.claim.property_id == "P26"], \
+        [(c.span, c.claim.property_id, c.reader) for c in report.claims]
+
+
+class _Shares:
+    """A schema of fixed shares: per property, the share of the subject's class holding it and of its values of
+    the class asked."""
+    def __init__(self, held_share, value_share):
+        self.held_share, self.value_share = held_share, value_share
+
+    def datatype(self, pid):
+        return "wikibase-item"
+
+    def class_holds(self, classes, pid):
+        return self.held_share.get(pid, 0.0)
+
+    def takes(self, pid, classes):
+        return self.value_share.get(pid, 0.0)
+
+
+@pytest.mark.parametrize("held_share, value_share, expected", [
+    ({"P1412": 0.48, "P103": 0.07, "P6886": 0.06}, {"P1412": 0.82, "P103": 0.74, "P6886": 0.87}, "P1412"),
+    # people: spouse, sibling, child, influence — none likelier than the rest together
+    ({"P26": 0.13, "P3373": 0.06, "P40": 0.05, "P737": 0.06}, {"P26": 1.0, "P3373": 1.0, "P40": 1.0, "P737": 0.98},
+     None),
+    # the likeliest by far, but its values are mostly of another kind (a person once in four "named after")
+    ({"P138": 0.5, "P26": 0.05}, {"P138": 0.25, "P26": 0.0}, None),
+])
+def test_the_property_a_kind_of_value_fills_is_a_majority_both_ways(held_share, value_share, expected):
+    from kgcheck.verifier.text.words import SubjectView
+
+    view = SubjectView(_Shares(held_share, value_share), frozenset(held_share), frozenset({"Q5"}),
+                       dict(held_share), ())
+    assert view.filled_by_kind({"Q34770"}) == expected
