@@ -265,7 +265,7 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
             scores: dict[str, tuple] = {}
             # The held property a value of m's kind most likely fills (a language: "languages spoken") fits m though
             # none of the subject's own values shares its class, unless a trigger word before m names another.
-            one_kind = {p for p in (view.filled_by_kind(m_classes),) if p in held}
+            one_kind = {p for p in (view.filled_by_kind(m_classes) if m_classes else None,) if p in held}
             if one_kind and _word_says(sentence, m.start - a, set(TRIGGERS)) not in (None, *one_kind):
                 one_kind = set()
             shared: set[str] = set()  # properties one of whose own values shares a class with m
