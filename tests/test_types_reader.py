@@ -142,6 +142,9 @@ def test_the_types_reader_reads_a_value_of_the_kind_a_held_property_mostly_takes
     report = verify_text(kg, "Ida Roux met Carla Moreau.")
     assert not [c for c in report.claims if c.claim.property_id in ("P138", "P26")], \
         [(c.span, c.claim.property_id, c.reader) for c in report.claims]
+    # "wrote" names the author, which a language cannot be: it does not stand against the language's kind
+    wrote = _claim(verify_text(kg, "Ida Roux wrote chiefly in Thai."), "Thai")
+    assert (wrote.claim.property_id, wrote.reader) == ("P1412", "types") and wrote.verdict.verdict != SUPPORTED
 
 
 def test_a_property_word_before_the_value_outweighs_the_kind_the_subject_holds(kg_of):
@@ -185,3 +188,47 @@ def test_the_property_a_kind_of_value_fills_is_a_majority_both_ways(held_share, 
     view = SubjectView(_Shares(held_share, value_share), frozenset(held_share), frozenset({"Q5"}),
                        dict(held_share), ())
     assert view.filled_by_kind({"Q34770"}) == expected
+
+
+def test_a_description_names_a_value_no_one_holds_by_the_property_its_kind_is_named_after(kg_of):
+    # "a farce film": no film's genre is farce in the graph (no role), but farce is a comedic genre, a kind of genre
+    # the graph gives (slapstick), and "genre" is a property the film holds: a genre claim, judged against the
+    # graph's genre. A value whose kind names no held property ("a kettle film": a kettle is a household item) gives
+    # no claim, nor a subject without a genre.
+    kg = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P136", "genre", "wikibase-item"),
+                prop("P57", "director", "wikibase-item"),
+                entity("Q201", "film genre"), entity("Q202", "comedic genre"), entity("Q203", "household item"),
+                entity("Q210", "comedy horror", claims=[("P31", item("Q201", None))]),
+                entity("Q211", "farce", claims=[("P31", item("Q202", None))]),
+                entity("Q212", "kettle", claims=[("P31", item("Q203", None))]),
+                entity("Q213", "slapstick", claims=[("P31", item("Q202", None))]),
+                entity("Q222", "Pie Fight", claims=[("P136", item("Q213", None))]),
+                entity("Q901", "Alice Brandt"),
+                entity("Q220", "Bug Hunter", claims=[("P136", item("Q210", None)), ("P57", item("Q901", None))]),
+                entity("Q221", "Night Shift Blues", claims=[("P57", item("Q901", None))])])
+    farce = _claim(verify_text(kg, "Bug Hunter is a 1998 American farce film directed by Alice Brandt."), "farce")
+    assert (farce.reader, farce.claim.property_id, farce.claim.object_id) == ("types", "P136", "Q211")
+    assert farce.verdict.verdict != SUPPORTED and "comedy horror" in _graph_values(farce)
+    right = _claim(verify_text(kg, "Bug Hunter is a 1998 American comedy horror film."), "comedy horror")
+    assert (right.claim.property_id, right.verdict.verdict) == ("P136", SUPPORTED)
+    assert not [c for c in verify_text(kg, "Bug Hunter is a 1998 American kettle film.").claims if c.span == "kettle"]
+    assert not [c for c in verify_text(kg, "Night Shift Blues is a 1998 farce film.").claims if c.span == "farce"]
+
+
+def test_a_name_no_one_holds_is_read_as_the_property_its_kind_is_named_after(kg_of):
+    # The film's studio and most studios of the graph are "film studios"; Avid Pictures is a "film production
+    # company", a kind one production company in four is (too few for the kind a production company mostly is) and
+    # no one's production company (no role), but the kind is named "production company": the words claim it,
+    # flagged with the graph's studio. A household item's kind names nothing the film holds: no claim.
+    studios = [entity(f"Q{60 + i}", f"Studio {i}", claims=[("P31", item("Q40" if i < 3 else "Q41", None))])
+               for i in range(4)]
+    films = [entity(f"Q{70 + i}", f"Reel {i}", claims=[("P272", item(f"Q{60 + i}", None))]) for i in range(4)]
+    kg = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P272", "production company", "wikibase-item"),
+                entity("Q40", "film studio"), entity("Q41", "film production company"), entity("Q42", "household item"),
+                *studios, *films,
+                entity("Q51", "Avid Pictures", claims=[("P31", item("Q41", None))]),
+                entity("Q52", "Kettle Works", claims=[("P31", item("Q42", None))])])
+    tc = _claim(verify_text(kg, "Reel 1 was a hit for Avid Pictures."), "Avid Pictures")
+    assert (tc.claim.property_id, tc.reader) == ("P272", "types")
+    assert tc.verdict.verdict != SUPPORTED and "Studio 1" in _graph_values(tc)
+    assert not [c for c in verify_text(kg, "Reel 1 was a hit for Kettle Works.").claims if c.span == "Kettle Works"]

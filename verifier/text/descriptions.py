@@ -13,7 +13,7 @@ from kgcheck.verifier.values import inside_dates
 
 def read_descriptions(si, subject, sentence, a, weak, view, emit, taken, dates) -> None:
     """Both readers of this module on one sentence (`view`: words.SubjectView of its subject)."""
-    described_as(si, subject, sentence, a, weak, view.held, view.schema, emit, taken)
+    described_as(si, subject, sentence, a, weak, view, emit, taken)
     lower_case_values(si, subject, sentence, a, weak, view.held, view.schema, emit, taken, view.names, dates)
 
 
@@ -29,9 +29,11 @@ _DESCRIPTION = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the)\s+((?:[^,;:()]|
                           r"(?=(?!" + _JOINS + r")\s+(?:" + _CLAUSE_WORDS + r")\b|(?!" + _GOES_ON + r")[,;:()]|$)")
 
 
-def described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> None:
+def described_as(si, subject, sentence, a, weak, view, emit, taken) -> None:
     """Lower-case names inside the subject's description (genre, occupation...): each a claim on the subject's
-    property that such values fill elsewhere in the graph (their role), when the subject holds it."""
+    property that such values fill elsewhere in the graph (their role), or else the one its kind is named after
+    (words.SubjectView.named_by_kind), when the subject holds it."""
+    held, schema = view.held, view.schema
     after = past_asides(sentence, max(0, subject.end - a))
     m = _DESCRIPTION.search(sentence, after)
     if not m or m.start() - after > 40:
@@ -42,11 +44,24 @@ def described_as(si, subject, sentence, a, weak, held, schema, emit, taken) -> N
     # a shorter claimed word inside ("novel" of "romance novel", linked as its class) does not stop it
     chosen = _longest_apart(w for w in weak if lo <= w[0] - a and w[1] - a <= hi)
     roles = schema.roles({i for _, _, ids in chosen for i in ids})
+    unplaced = []
     for s, e, ids in chosen:
         best = max(((n, pid, eid) for eid in ids for pid, n in roles.get(eid, {}).items()
                     if pid in held and pid != INSTANCE_OF), default=None)
         if best:
             emit(si, subject, best[1], s, e, best[2], reader="types")
+        else:
+            unplaced.append((s, e, ids))
+    if unplaced:  # no role: the property its kind is named after ("farce", a comedic genre: genre)
+        every = {i for _, _, ids in unplaced for i in ids}
+        fetched = view.schema.kg.statements_for(every, properties=(INSTANCE_OF,))
+        classes = {i: {st.value.entity_id for st in fetched.get(i, ()) if st.value.entity_id} for i in every}
+        labels = view.schema.kg.labels(set().union(*classes.values()))
+        for s, e, ids in unplaced:
+            pids = {(pid, eid) for eid in ids for pid in view.named_by_kind(classes[eid], labels.get)}
+            if len({pid for pid, _ in pids}) == 1:
+                pid, eid = min(pids, key=lambda pe: ids.index(pe[1]))
+                emit(si, subject, pid, s, e, eid, reader="types")
 
 
 def _longest_apart(weak) -> list[tuple]:

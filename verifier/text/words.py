@@ -200,6 +200,21 @@ class SubjectView:
             return best
         return None
 
+    def named_by_kind(self, value_classes, label) -> set[str]:
+        """The held item properties a class of the value is named after and gives values of: the class's label ends
+        with the property's label or an alias ("music genre", "comedic genre": genre; "film production company":
+        production company), and some value of the property is of that class. A value the graph gives no property
+        yet is still said to be of a kind, and the kind's name is the property's. Not a name ending in a preposition
+        ("capital of": a county seat is the capital, not its value). label(class id) -> its label."""
+        lexicon, schema, named = self.schema.lexicon(), self.schema, set()
+        for c in value_classes:
+            stems = content_stems(label(c) or "")
+            for k in range(1, len(stems) + 1):
+                named.update(n.pid for n in whole_names(stems[-k:], lexicon)
+                             if n.particle is None and n.pid in self.held and n.pid != INSTANCE_OF
+                             and schema.datatype(n.pid) == "wikibase-item" and schema.takes(n.pid, {c}) > 0)
+        return named
+
     def likeliest(self, pids) -> str:
         """Of properties the words name, the one this subject most likely holds: one it holds, then the share of
         its classes' subjects holding it, then the most used in the graph (the id breaks a tie)."""
@@ -263,10 +278,17 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
             # The subject's properties whose values are like m: values sharing a class with m, or m being a
             # value of that property elsewhere in the graph (its role).
             scores: dict[str, tuple] = {}
-            # The held property a value of m's kind most likely fills (a language: "languages spoken") fits m though
-            # none of the subject's own values shares its class, unless a trigger word before m names another.
+            # The held property a value of m's kind most likely fills (a language: "languages spoken"), else the one
+            # its kind is named after ("a film production company": production company), fits m though none of the
+            # subject's own values shares its class, unless a trigger word before m names another m may be a value
+            # of ("directed by" a person; not "wrote ... in Pashto": a language is no author).
             one_kind = {p for p in (view.filled_by_kind(m_classes) if m_classes else None,) if p in held}
-            if one_kind and _word_says(sentence, m.start - a, set(TRIGGERS)) not in (None, *one_kind):
+            if not one_kind and m_classes:
+                one_kind = (lambda named: named if len(named) == 1 else set())(
+                    view.named_by_kind(m_classes, facts.label))
+            said = _word_says(sentence, m.start - a, set(TRIGGERS)) if one_kind else None
+            if said and said not in one_kind and schema.datatype(said) == "wikibase-item" and \
+                    may_be_value(schema, role, m_classes, said):
                 one_kind = set()
             shared: set[str] = set()  # properties one of whose own values shares a class with m
             for st in own:
