@@ -54,9 +54,9 @@ def described_as(si, subject, sentence, a, weak, view, emit, taken) -> None:
             unplaced.append((s, e, ids))
     if unplaced:  # no role: the property its kind is named after ("farce", a comedic genre: genre)
         every = {i for _, _, ids in unplaced for i in ids}
-        fetched = view.schema.kg.statements_for(every, properties=(INSTANCE_OF,))
+        fetched = schema.kg.statements_for(every, properties=(INSTANCE_OF,))
         classes = {i: {st.value.entity_id for st in fetched.get(i, ()) if st.value.entity_id} for i in every}
-        labels = view.schema.kg.labels(set().union(*classes.values()))
+        labels = schema.kg.labels(set().union(*classes.values()))
         for s, e, ids in unplaced:
             pids = {(pid, eid) for eid in ids for pid in view.named_by_kind(classes[eid], labels.get)}
             if len({pid for pid, _ in pids}) == 1:

@@ -284,8 +284,8 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
             # of ("directed by" a person; not "wrote ... in Pashto": a language is no author).
             one_kind = {p for p in (view.filled_by_kind(m_classes) if m_classes else None,) if p in held}
             if not one_kind and m_classes:
-                one_kind = (lambda named: named if len(named) == 1 else set())(
-                    view.named_by_kind(m_classes, facts.label))
+                named = view.named_by_kind(m_classes, facts.label)
+                one_kind = named if len(named) == 1 else set()
             said = _word_says(sentence, m.start - a, set(TRIGGERS)) if one_kind else None
             if said and said not in one_kind and schema.datatype(said) == "wikibase-item" and \
                     may_be_value(schema, role, m_classes, said):
