@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from kgcheck.verifier.text.schema import INSTANCE_OF
-from kgcheck.verifier.text.words import OF_THEN, content_stems, long_name_spans, past_asides, whole_names
+from kgcheck.verifier.text.words import OF_THEN, classes_of, content_stems, long_name_spans, past_asides, whole_names
 from kgcheck.verifier.values import inside_dates
 
 
@@ -55,7 +55,7 @@ def described_as(si, subject, sentence, a, weak, view, emit, taken) -> None:
     if unplaced:  # no role: the property its kind is named after ("farce", a comedic genre: genre)
         every = {i for _, _, ids in unplaced for i in ids}
         fetched = schema.kg.statements_for(every, properties=(INSTANCE_OF,))
-        classes = {i: {st.value.entity_id for st in fetched.get(i, ()) if st.value.entity_id} for i in every}
+        classes = {i: classes_of(i, fetched) for i in every}
         labels = schema.kg.labels(set().union(*classes.values()))
         for s, e, ids in unplaced:
             pids = {(pid, eid) for eid in ids for pid in view.named_by_kind(classes[eid], labels.get)}

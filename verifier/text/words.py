@@ -282,7 +282,8 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
             # its kind is named after ("a film production company": production company), fits m though none of the
             # subject's own values shares its class, unless a trigger word before m names another m may be a value
             # of ("directed by" a person; not "wrote ... in Pashto": a language is no author).
-            one_kind = {p for p in (view.filled_by_kind(m_classes) if m_classes else None,) if p in held}
+            likeliest = view.filled_by_kind(m_classes) if m_classes else None
+            one_kind = {likeliest} if likeliest in held else set()
             if not one_kind and m_classes:
                 named = view.named_by_kind(m_classes, facts.label)
                 one_kind = named if len(named) == 1 else set()
