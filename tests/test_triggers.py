@@ -112,3 +112,25 @@ def test_a_place_nobody_was_born_in_yet_is_still_a_birthplace_by_its_class(kg_of
     # Linz is only a "located in" value in this graph (its role), but a city, the class of the graph's birthplaces.
     kg = kg_of(ENTITIES + LANGUAGES)
     assert ("Q904", "P19") in [c[:2] for c in _on(verify_text(kg, "Dora Lind, born 1950 in Linz, is an engineer."), "Linz")]
+
+
+@pytest.mark.parametrize("text, value, word, found", [
+    ("first published in 1928 by Harbour Press", "Harbour", "published by", ["published|by"]),
+    ("Published in the United States by the X", "X", "published by", ["Published|by"]),
+    ("released during the 1970s by X", "X", "released by", ["released|by"]),
+    ("published by X", "X", "published by", ["published by"]),
+    ("set in Paris in 1920", "1920", "set in", ["set in", "set|in"]),  # both: "set in" before Paris, and around it
+    ("set in Paris in 1920", "Paris", "set in", ["set in"]),
+    ("published in 1928 by X and Y", "Y", "published by", []),  # the value follows the particle
+    ("published in 1928, by X", "X", "published by", []),  # a comma ends the detour
+    ("published in A Small Town Near The Coast by X", "X", "published by", []),  # too long a name
+    ("played in one season for X", "X", "played for", []),  # a time or place: a year or a name
+    ("based on the display technology in X", "X", "based in", []),
+    ("published with Notes by X", "X", "published by", []),  # a detour opens with a time or place preposition
+])
+def test_a_phrase_ending_in_a_particle_is_found_around_a_time_or_place_before_its_value(text, value, word, found):
+    from kgcheck.verifier.text.triggerwords import word_hits
+
+    hits = ["|".join(text[s:e] for s, e in m.parts) for _, m in word_hits(text, [("P", (word,))], text.index(value))]
+    assert sorted(hits) == sorted(found)
+    assert [text[m.start():m.end()] for _, m in word_hits(text, [("P", (word,))])] == [h for h in found if "|" not in h]

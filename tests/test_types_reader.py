@@ -232,3 +232,65 @@ def test_a_name_no_one_holds_is_read_as_the_property_its_kind_is_named_after(kg_
     assert (tc.claim.property_id, tc.reader) == ("P272", "types")
     assert tc.verdict.verdict != SUPPORTED and "Studio 1" in _graph_values(tc)
     assert not [c for c in verify_text(kg, "Reel 1 was a hit for Kettle Works.").claims if c.span == "Kettle Works"]
+
+
+def _publishers_graph(kg_of):
+    # Books with one publisher each (enough for the judge to measure "publisher" as single-valued); Kestrel Games, a
+    # company and video game publisher the graph gives only as a developer, is nobody's publisher.
+    def book(qid, label, publisher):
+        return entity(qid, label, "book", claims=[("P123", item(publisher, None))])
+
+    return kg_of([prop("P31", "instance of", "wikibase-item"), prop("P123", "publisher", "wikibase-item"),
+                  prop("P178", "developer", "wikibase-item"),
+                  entity("Q41", "publishing house"), entity("Q42", "company"), entity("Q43", "video game publisher"),
+                  entity("Q3001", "Harbour Press", claims=[("P31", item("Q41", None))]),
+                  entity("Q3002", "Lantern Books", claims=[("P31", item("Q42", None))]),
+                  entity("Q3003", "Kestrel Games", claims=[("P31", item("Q42", None)), ("P31", item("Q43", None))]),
+                  entity("Q3200", "Fen Runner", "video game", claims=[("P178", item("Q3003", None))]),
+                  book("Q3100", "The Winter Atlas", "Q3001")] +
+                 [book(f"Q{3300 + i}", f"Ledger {i}", ("Q3001", "Q3002")[i % 2]) for i in range(30)])
+
+
+@pytest.mark.parametrize("between", ["published in 1928 by", "published in London by", "published by"])
+def test_a_time_or_place_between_a_verb_and_its_particle_keeps_the_words_reading(kg_of, between):
+    # "published ... by" names the publisher though "in 1928" stands inside it (triggerwords.DETOUR): the claim is
+    # the words' (tagged triggers) and REFUTED with the graph's publisher, not a kind-read guess left open.
+    kg = _publishers_graph(kg_of)
+    wrong = _claim(verify_text(kg, f"The Winter Atlas was first {between} Kestrel Games."), "Kestrel Games")
+    assert (wrong.claim.property_id, wrong.reader, wrong.verdict.verdict) == ("P123", "triggers", REFUTED)
+    assert "Harbour Press" in wrong.verdict.corrections
+    right = _claim(verify_text(kg, f"The Winter Atlas was first {between} Harbour Press."), "Harbour Press")
+    assert (right.claim.property_id, right.verdict.verdict) == ("P123", SUPPORTED)
+
+
+def test_values_of_classes_named_after_the_property_are_of_a_kind(kg_of):
+    # The graph joins no class of drum and bass (a music genre) with comedy horror's (a film genre), but both classes
+    # are named after "genre": a type-read swap between them is REFUTED, as it is against a genre the graph gives no
+    # class; a city read as a genre is not of the kind (NOT_ENOUGH_INFO, the sentence may mean another relation).
+    from kgcheck.verifier.claims.check import Checker
+    from kgcheck.verifier.model import Claim
+    from kgcheck.verifier.text.verify import _swap_of_a_kind
+
+    def film(qid, label, genre):
+        return entity(qid, label, "film", claims=[("P31", item("Q11424", None)), ("P136", item(genre, None))])
+
+    kg2 = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P136", "genre", "wikibase-item"),
+                 entity("Q11424", "film"), entity("Q51", "music genre"), entity("Q52", "film genre"),
+                 entity("Q515", "city"),
+                 entity("Q60", "comedy horror", claims=[("P31", item("Q52", None))]), entity("Q61", "slapstick"),
+                 entity("Q62", "drum and bass", claims=[("P31", item("Q51", None))]),
+                 entity("Q64", "jungle", claims=[("P31", item("Q51", None))]),
+                 entity("Q63", "Harbour Town", claims=[("P31", item("Q515", None))]),
+                 entity("Q80", "Night Bus", "song", claims=[("P136", item("Q64", None))]),
+                 film("Q70", "Hello Stranger", "Q60"), film("Q71", "Low Tide", "Q61")] +
+                [film(f"Q{4000 + i}", f"Reel {i}", ("Q60", "Q61")[i % 2]) for i in range(30)])
+    refuted = Checker(kg2).check([Claim(id="c", subject=s, predicate="genre", object=name, subject_id=sid,
+                                        property_id="P136", object_id=qid)
+                                  for sid, s, qid, name in (("Q70", "Hello Stranger", "Q62", "drum and bass"),
+                                                            ("Q71", "Low Tide", "Q62", "drum and bass"),
+                                                            ("Q70", "Hello Stranger", "Q63", "Harbour Town"))])
+    assert [v.verdict for v in refuted] == [REFUTED] * 3
+    assert [_swap_of_a_kind(kg2, v) for v in refuted] == [True, True, False]
+    swap = _claim(verify_text(kg2, "Hello Stranger is a short drum and bass film."), "drum and bass")
+    assert (swap.claim.property_id, swap.verdict.verdict) == ("P136", REFUTED)
+    assert "comedy horror" in swap.verdict.corrections

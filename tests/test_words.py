@@ -48,6 +48,13 @@ def test_wrong_birthplace_after_born_in(kg):
     assert (right.claim.property_id, right.verdict.verdict) == ("P19", SUPPORTED)
 
 
+def test_a_date_between_born_and_in_keeps_the_words_reading(kg):
+    # "born in" names the birthplace though "on 3 May 1950" stands between its words (triggerwords.DETOUR).
+    tc = _claim(verify_text(kg, "Bruno Keller was born on 3 May 1950 in Lyon."), "Lyon")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q902", "P19", "words")
+    assert tc.verdict.verdict != SUPPORTED and "Graz" in _graph_values(tc)
+
+
 def test_wrong_country_by_the_type_of_the_value(kg):
     tc = _claim(verify_text(kg, "Lyon is a large town of Austria."), "Austria")
     assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q456", "P17", "types")

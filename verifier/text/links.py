@@ -111,7 +111,7 @@ def _nearest_relation(plain: str, at: int, facts, names: list[tuple[int, int]]) 
     for end, _, pid in names_before(plain, at, GraphSchema.of(facts.kg).lexicon(), WINDOW_WORDS):
         if end >= lo:
             by_end.setdefault(end, set()).add(pid)
-    for pid, m in word_hits(plain[lo:at].lower(), TRIGGERS.items()):
+    for pid, m in word_hits(plain[lo:at], TRIGGERS.items(), value_at=at - lo):
         by_end.setdefault(lo + m.end(), set()).add(pid)
     said = {end: items for end, pids in by_end.items()
             if (items := {p for p in pids if facts.datatype(p) == "wikibase-item"})}

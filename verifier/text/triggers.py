@@ -32,7 +32,7 @@ def unlinked_objects(sentence: str, mentions: list[tuple[int, int]], props_of: s
     names += [(p, facts.label(p)) for p in props_of
               if facts.datatype(p) == "wikibase-item" and facts.label(p) and len(facts.label(p)) > 3]
     seen = set()
-    for i, m in word_hits(sentence.lower(), [(i, (words,)) for i, (_, words) in enumerate(names)]):
+    for i, m in word_hits(sentence, [(i, (words,)) for i, (_, words) in enumerate(names)]):
         pid, words = names[i]
         copula = _COPULA.match(sentence, m.end())
         if not copula or pid in seen:
@@ -112,10 +112,10 @@ def read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, 
         named = [(p, ws) for p, ws in TRIGGERS.items() if facts.datatype(p) == datatype]
         named += [(p, [facts.label(p)]) for p in props_of
                   if facts.datatype(p) == datatype and facts.label(p) and len(facts.label(p)) > 3]
-        for pid, m in word_hits(sentence.lower(), named):
-            if any(s <= m.start() and m.end() <= e for s, e in names) or taken(a + m.start(), a + m.end()):
+        for pid, m in word_hits(sentence, named, value_at=at):
+            if any(any(s <= ps and pe <= e for s, e in names) or taken(a + ps, a + pe) for ps, pe in m.parts):
                 continue  # part of a name or a claimed value ("rugby league"), not a property word
-            longer = {p for s, e, p in long_names if s < m.end() and m.start() < e and e - s > m.end() - m.start()}
+            longer = {p for s, e, p in long_names for ps, pe in m.parts if s < pe and ps < e and e - s > pe - ps}
             if longer and pid not in longer:
                 continue  # words of a longer property name ("sport" of "country for sport", "cast member of")
             if at is not None and m.end() <= at:

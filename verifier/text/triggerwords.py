@@ -3,6 +3,10 @@ a value they count (read by triggers.py, links.py and the types reader of words.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kgcheck.verifier.text.schema import PREPOSITIONS
 
 # Words people use for common properties, beyond the properties' own labels and aliases.
 TRIGGERS = {
@@ -34,10 +38,46 @@ ITEM_VALUED = frozenset(p for p in TRIGGERS if p not in ("P569", "P570", "P571",
                                                           "P2048"))
 
 
-def word_hits(lower: str, words_of):
-    """(property, match) for each whole-word occurrence in LOWER (lower-case text) of the words WORDS_OF gives
-    ((property, words) pairs): where the sentence names a property."""
+# A time or place said between a verb and its particle: "published in 1928 by X", "shot in Lagos by X", "released
+# during the 1970s by X". A phrase ending in a particle ("published by") still names its property there. The detour
+# is a preposition and a year or a name (capitalised words; "of", "and", "the" between them), so that "played in one
+# season for" or "based on the display technology in" is no detour.
+DETOUR = (r"(?i:in|on|at|during)\s+(?:(?i:the)\s+)?[A-Z0-9][\w'’.-]*"
+          r"(?:\s+(?:[A-Z0-9][\w'’.-]*|of|and|the)){0,3}")
+DETOUR_WORDS = 6  # the most words a detour spans (its preposition, "the", a name or date of four)
+# Between a property word (and its particle: "directed by") and its object: punctuation and determiners.
+OBJECT_OPENS = re.compile(r"[\s,:\"'“(]*(?:(?:the|a|an|its|his|her|their)\s+)*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class WordHit:
+    """Where a property word stands: its span, and its parts (one, or the verb and its particle around a detour)."""
+    parts: tuple[tuple[int, int], ...]
+
+    def start(self) -> int:
+        return self.parts[0][0]
+
+    def end(self) -> int:
+        return self.parts[-1][1]
+
+
+def word_hits(text: str, words_of, value_at: int | None = None):
+    """(property, WordHit) for each whole-word occurrence in TEXT (any case) of the words WORDS_OF gives ((property,
+    words) pairs): where the sentence names a property. With `value_at` (where a value starts), a phrase ending in a
+    particle is also found around a DETOUR ("published in 1928 by") when the value follows it."""
+    lower = text.lower()
     for pid, words in words_of:
         for word in words:
-            for m in re.finditer(r"\b" + re.escape(word.lower()) + r"\b", lower):
-                yield pid, m
+            word = word.lower()
+            for m in re.finditer(r"\b" + re.escape(word) + r"\b", lower):
+                yield pid, WordHit(((m.start(), m.end()),))
+            head, _, particle = word.rpartition(" ")
+            if value_at is not None and head and particle in PREPOSITIONS:
+                for m in _around_detour(head, particle).finditer(text):
+                    if OBJECT_OPENS.fullmatch(text, m.end(), value_at):
+                        yield pid, WordHit((m.span(1), m.span(2)))
+
+
+@lru_cache(maxsize=None)
+def _around_detour(head: str, particle: str) -> re.Pattern:
+    return re.compile(rf"\b((?i:{re.escape(head)}))\s+{DETOUR}\s+((?i:{re.escape(particle)}))\b")

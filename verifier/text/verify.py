@@ -20,6 +20,7 @@ from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema
 from kgcheck.verifier.text.extract import READERS, SpanClaim, extract_claims, names_property
+from kgcheck.verifier.text.words import properties_named_by
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Verdict
 from kgcheck.verifier.formats.serialize import verdict_to_dict
 from kgcheck.verifier.values import parse_date
@@ -193,7 +194,8 @@ GUESSED = ("types", "triggers")  # readers that take the relation from the value
 
 def _swap_of_a_kind(kg, v: Verdict) -> bool:
     """The claimed value fills this property in the graph as often as any other (its likeliest role), or every value
-    the graph gives instead shares a class with it (a league for a league, a person for a person) — or, where the
+    the graph gives instead shares a class with it (a league for a league, a person for a person) or has a class named
+    after the property as it has ("music genre", "film genre": genres) — or, where the
     graph gives one of them no class to compare, the claimed value fills this property somewhere; and no name holds
     the other's words ("Greek" / "Ancient Greek", "navy" / "German Navy" are readings of one name, not a swap), nor
     is the text's a common noun where the graph has only proper names: then a relation guessed from the value's type
@@ -219,6 +221,17 @@ def _swap_of_a_kind(kg, v: Verdict) -> bool:
     fetched = kg.statements_for([claimed, *others], properties=(INSTANCE_OF,))
     classes = {i: {st.value.entity_id for st in fetched.get(i, ()) if st.value.entity_id} for i in [claimed, *others]}
     if all(classes[claimed] & classes[i] for i in others):
+        return True
+    # A claimed value of a class named after the property ("drum and bass", a music genre, for a genre) against values
+    # of such classes too ("film genre"), or of none (a value of the property is of its kind): the graph does not
+    # join the classes, their names say they are of one kind.
+    lexicon, pid = GraphSchema.of(kg).lexicon(), v.claim.property_id
+    labels = kg.labels(set().union(*classes.values()))
+
+    def named_kind(i: str) -> bool:
+        return any(pid in properties_named_by(labels.get(c) or "", lexicon) for c in classes[i])
+
+    if named_kind(claimed) and all(named_kind(i) or not classes[i] for i in others):
         return True
     # Classless values (a sparse graph's people and companies) cannot be compared: a value the graph gives this
     # property elsewhere ("Joseph Barbera", a screenwriter of other films) is of its kind, one it never does is not

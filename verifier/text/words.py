@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, MIN_VALUE_SHARE, GraphSchema, stem
-from kgcheck.verifier.text.triggerwords import ITEM_TRIGGER_WINDOW, TRIGGERS, word_hits
+from kgcheck.verifier.text.triggerwords import (DETOUR, DETOUR_WORDS, ITEM_TRIGGER_WINDOW, OBJECT_OPENS, TRIGGERS,
+                                               word_hits)
 from kgcheck.verifier.values import inside_dates
 
 MIN_ROLE_STATEMENTS = 1  # one statement with m as its value already says what m is for
@@ -44,10 +46,10 @@ def lower_words(sentence: str, lo: int, hi: int) -> list[tuple[int, int, str]]:
 def _word_says(sentence: str, at: int, pids: set[str]) -> str | None:
     """Of the properties a value's type fits, the one the nearest property word of the triggers list names before
     it in its clause ("won" award received, "nominated" nominated for), when that word names exactly one of them."""
-    lower = sentence[max(clause_start(sentence, at), at - ITEM_TRIGGER_WINDOW):at].lower()
+    before = sentence[max(clause_start(sentence, at), at - ITEM_TRIGGER_WINDOW):at]
     nearest: dict[int, set[str]] = {}
-    for pid, m in word_hits(lower, [(p, TRIGGERS.get(p, ())) for p in pids]):
-        nearest.setdefault(len(lower) - m.end(), set()).add(pid)
+    for pid, m in word_hits(before, [(p, TRIGGERS.get(p, ())) for p in pids], value_at=len(before)):
+        nearest.setdefault(len(before) - m.end(), set()).add(pid)
     if not nearest:
         return None
     named = nearest[min(nearest)]
@@ -90,25 +92,44 @@ def names_before(sentence: str, at: int, lexicon, window: int, blocked=lambda s,
     follow when holder_after_of(name)."""
     before = [w for w in lower_words(sentence, clause_start(sentence, at), at) if not blocked(w[0], w[1])]
     stems = [stem(w[2]) for w in before]
-    found = []  # (first word, last word, name) of each name ending in the window
-    for k in range(len(stems) - 1, max(-1, len(stems) - 1 - window), -1):
+    found = []  # (first word, last word, name) of each name ending in the window (or past it, a DETOUR further)
+    for k in range(len(stems) - 1, max(-1, len(stems) - 1 - window - DETOUR_WORDS), -1):
+        far = k < len(stems) - window
         found += [(first, k, name) for name in lexicon.get(stems[k], ())
-                  if (first := _start_of(name.words, stems, k)) >= 0]
+                  if (name.particle or not far) and (first := _start_of(name.words, stems, k)) >= 0]
     for first, k, name in found:
+        if k < len(stems) - window:  # "born on 3 May 1950 in X": only its particle after the detour reaches X
+            if _particle_opens(sentence, before[k][1], at, name.particle):
+                yield before[k][1], len([s for s in before[k + 1:] if s[2] not in FUNCTION_WORDS]), name.pid
+            continue
         # A longer name owns its words: "cast member of X" is no "member of X", "country for sport of X" no "country".
         if any(f <= first and k <= last and len(other.words) > len(name.words) for f, last, other in found):
             continue
         distance = len([s for s in before[k + 1:] if s[2] not in FUNCTION_WORDS])
         after = before[k + 1][2] if k + 1 < len(before) else None
-        # and so does a name whose particle the text has right before the value: "played for X" is no bare "played"
-        # (participant); "published in 1801 by X" keeps "published" (1801 is what "published in" names).
-        if name.particle is None and after and _OBJECT_OPENS.fullmatch(sentence, before[k + 1][1], at) and any(
-                f == first and last == k and other.particle == after for f, last, other in found):
+        # and so does a name whose particle the text has right before the value: "played for X" (or "played in 1990
+        # for X") is no bare "played" (participant); "published in 1801 by X" keeps "published" for 1801.
+        if name.particle is None and any(f == first and last == k and other.particle and
+                                         _particle_opens(sentence, before[k][1], at, other.particle)
+                                         for f, last, other in found):
             continue
         if name.particle is None and OF_THEN.fullmatch(sentence, before[k][1], at) and holder_after_of(name):
             continue
-        if name.particle is None or name.particle == after:
+        # A time or place may stand between the name and its particle ("published in 1928 by X": DETOUR).
+        if name.particle is None or name.particle == after or \
+                _particle_opens(sentence, before[k][1], at, name.particle):
             yield before[k][1], distance, name.pid
+
+
+def _particle_opens(sentence: str, name_end: int, at: int, particle: str) -> bool:
+    """The name ending at `name_end` is followed by its particle right before the value at `at`, maybe past a time or
+    place ("published in 1928 by")."""
+    return bool(_then_particle(particle).fullmatch(sentence, name_end, at))
+
+
+@lru_cache(maxsize=None)
+def _then_particle(particle: str) -> re.Pattern:
+    return re.compile(rf"\s+(?:{DETOUR}\s+)?(?i:{re.escape(particle)}{OBJECT_OPENS.pattern})")
 
 
 def long_name_spans(sentence: str, lexicon) -> list[tuple[int, int, str]]:
@@ -208,11 +229,9 @@ class SubjectView:
         ("capital of": a county seat is the capital, not its value). label(class id) -> its label."""
         lexicon, schema, named = self.schema.lexicon(), self.schema, set()
         for c in value_classes:
-            stems = content_stems(label(c) or "")
-            for k in range(1, len(stems) + 1):
-                named.update(n.pid for n in whole_names(stems[-k:], lexicon)
-                             if n.particle is None and n.pid in self.held and n.pid != INSTANCE_OF
-                             and schema.datatype(n.pid) == "wikibase-item" and schema.takes(n.pid, {c}) > 0)
+            named.update(p for p in properties_named_by(label(c) or "", lexicon)
+                         if p in self.held and p != INSTANCE_OF and schema.datatype(p) == "wikibase-item"
+                         and schema.takes(p, {c}) > 0)
         return named
 
     def likeliest(self, pids) -> str:
@@ -323,6 +342,13 @@ def content_stems(phrase: str) -> tuple[str, ...]:
     return tuple(stem(w) for w in _WORD.findall(phrase.lower()) if w not in FUNCTION_WORDS)
 
 
+def properties_named_by(class_label: str, lexicon) -> set[str]:
+    """The properties a class is named after: its label ends with their label or an alias, not one ending in a
+    preposition ("music genre", "film genre": genre; "film production company": production company)."""
+    stems = content_stems(class_label)
+    return {n.pid for k in range(1, len(stems) + 1) for n in whole_names(stems[-k:], lexicon) if n.particle is None}
+
+
 def whole_names(stems: tuple[str, ...], lexicon) -> list:
     """The property names whose content words are exactly STEMS ("narrative location", "country for sport")."""
     return [name for name in lexicon.get(stems[-1], ()) if name.words == stems] if stems else []
@@ -343,8 +369,6 @@ def past_asides(sentence: str, at: int) -> int:
     return at
 
 
-# Between a property word (and its particle: "directed by") and its object: punctuation and determiners.
-_OBJECT_OPENS = re.compile(r"[\s,:\"'“(]*(?:(?:the|a|an|its|his|her|their)\s+)*", re.IGNORECASE)
 # After a name, what leads on to the next one as the same word's value: a list ("A, B and C"), or the first name's
 # possessive and a noun ("William Shakespeare's play Macbeth").
 _LIST_GOES_ON = re.compile(r"\s*(?:,|,?\s*(?:and|or|&))\s*(?:(?:the|a|an)\s+)?|['’]s?(?:\s+[a-z][\w-]*)*\s+",
@@ -367,5 +391,5 @@ def _named_before_it(sentence: str, at: int, lexicon, blocked, pids: set[str], n
     particles = {n.particle for n in lexicon.get(stem(word), ()) if n.pid in pids and n.particle}
     opens = re.match(r"\s*(\w+)\s", sentence[word_end:])
     start = word_end + opens.end(1) if opens and opens.group(1).lower() in particles else word_end
-    return bool(_OBJECT_OPENS.fullmatch(sentence, start, between[0][0])) and \
+    return bool(OBJECT_OPENS.fullmatch(sentence, start, between[0][0])) and \
         not _LIST_GOES_ON.fullmatch(sentence, between[-1][1], at)
