@@ -1,5 +1,6 @@
-"""The triggers list: words people use for common properties beyond the properties' own labels, and how far from
-a value they count (read by triggers.py, links.py and the types reader of words.py)."""
+"""The triggers list: words people use for common properties beyond the properties' own labels, how far from a
+value they count, and the time or place that may stand inside a phrase ending in a particle ("published in 1928 by")
+(read by triggers.py, links.py and the readers of words.py)."""
 from __future__ import annotations
 
 import re

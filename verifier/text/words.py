@@ -87,7 +87,8 @@ def named_properties(sentence: str, at: int, lexicon, *, end: int | None = None,
 def names_before(sentence: str, at: int, lexicon, window: int, blocked=lambda s, e: False,
                  holder_after_of=lambda name: False):
     """(offset after the name, distance in content words to `at`, property), nearest first, for each property name
-    ending at most `window` words before offset `at` in the same clause (words inside names do not count);
+    ending at most `window` words before offset `at` in the same clause (words inside names do not count), or a
+    name ending in a particle further back whose particle a DETOUR brings right before `at`;
     not a name inside a longer one found there, nor a name without a particle that "of" and the value at `at`
     follow when holder_after_of(name)."""
     before = [w for w in lower_words(sentence, clause_start(sentence, at), at) if not blocked(w[0], w[1])]
@@ -98,14 +99,14 @@ def names_before(sentence: str, at: int, lexicon, window: int, blocked=lambda s,
         found += [(first, k, name) for name in lexicon.get(stems[k], ())
                   if (name.particle or not far) and (first := _start_of(name.words, stems, k)) >= 0]
     for first, k, name in found:
+        distance = len([s for s in before[k + 1:] if s[2] not in FUNCTION_WORDS])
         if k < len(stems) - window:  # "born on 3 May 1950 in X": only its particle after the detour reaches X
             if _particle_opens(sentence, before[k][1], at, name.particle):
-                yield before[k][1], len([s for s in before[k + 1:] if s[2] not in FUNCTION_WORDS]), name.pid
+                yield before[k][1], distance, name.pid
             continue
         # A longer name owns its words: "cast member of X" is no "member of X", "country for sport of X" no "country".
         if any(f <= first and k <= last and len(other.words) > len(name.words) for f, last, other in found):
             continue
-        distance = len([s for s in before[k + 1:] if s[2] not in FUNCTION_WORDS])
         after = before[k + 1][2] if k + 1 < len(before) else None
         # and so does a name whose particle the text has right before the value: "played for X" (or "played in 1990
         # for X") is no bare "played" (participant); "published in 1801 by X" keeps "published" for 1801.
