@@ -134,3 +134,22 @@ def test_a_phrase_ending_in_a_particle_is_found_around_a_time_or_place_before_it
     hits = ["|".join(text[s:e] for s, e in m.parts) for _, m in word_hits(text, [("P", (word,))], text.index(value))]
     assert sorted(hits) == sorted(found)
     assert [text[m.start():m.end()] for _, m in word_hits(text, [("P", (word,))])] == [h for h in found if "|" not in h]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["published", "by", "in", "on", "during", "the", "1928", "London", "United", "States",
+                                 "X", "of", "and", ",", "first", "Rome", "for", "played"]), max_size=14),
+       st.integers(min_value=0, max_value=80))
+def test_word_hits_parts_stand_in_order_before_the_value(words, value_at):
+    # Whatever the words, a hit's parts are in order inside the text, a detour's particle ends where the value's
+    # openers start, and without a value there are only whole phrases.
+    from kgcheck.verifier.text.triggerwords import OBJECT_OPENS, word_hits
+
+    text = " ".join(words)
+    value_at = min(value_at, len(text))
+    for _, m in word_hits(text, [("P123", ("published by",)), ("P54", ("played for",))], value_at):
+        assert all(0 <= s < e <= len(text) for s, e in m.parts)
+        assert all(a[1] < b[0] for a, b in zip(m.parts, m.parts[1:]))
+        if len(m.parts) > 1:
+            assert OBJECT_OPENS.fullmatch(text, m.end(), value_at)
+    assert all(len(m.parts) == 1 for _, m in word_hits(text, [("P123", ("published by",))]))
