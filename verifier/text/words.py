@@ -93,14 +93,14 @@ def names_before(sentence: str, at: int, lexicon, window: int, blocked=lambda s,
     follow when holder_after_of(name)."""
     before = [w for w in lower_words(sentence, clause_start(sentence, at), at) if not blocked(w[0], w[1])]
     stems = [stem(w[2]) for w in before]
+    near = len(stems) - window  # the first word of the window; names ending before it need a DETOUR
     found = []  # (first word, last word, name) of each name ending in the window (or past it, a DETOUR further)
-    for k in range(len(stems) - 1, max(-1, len(stems) - 1 - window - DETOUR_WORDS), -1):
-        far = k < len(stems) - window
+    for k in range(len(stems) - 1, max(-1, near - 1 - DETOUR_WORDS), -1):
         found += [(first, k, name) for name in lexicon.get(stems[k], ())
-                  if (name.particle or not far) and (first := _start_of(name.words, stems, k)) >= 0]
+                  if (name.particle or k >= near) and (first := _start_of(name.words, stems, k)) >= 0]
     for first, k, name in found:
         distance = len([s for s in before[k + 1:] if s[2] not in FUNCTION_WORDS])
-        if k < len(stems) - window:  # "born on 3 May 1950 in X": only its particle after the detour reaches X
+        if k < near:  # "born on 3 May 1950 in X": only its particle after the detour reaches X
             if _particle_opens(sentence, before[k][1], at, name.particle):
                 yield before[k][1], distance, name.pid
             continue
