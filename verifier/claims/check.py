@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from kgcheck.index.store import ROW_PROPERTY, ROW_REFERENCE_COUNT, ROW_STATEMENT_ID, ROW_SUBJECT
+from kgcheck.index.store import ROW_REFERENCE_COUNT, ROW_STATEMENT_ID
 from kgcheck.index.text import normalise
 
 from kgcheck.verifier.claims.compare import ClaimObject
@@ -99,14 +99,15 @@ class Checker:
                         self.properties_for(c.predicate)) for c in claims}
         all_subjects = {sid for cands in subjects.values() for sid, _ in cands}
         wanted_props = {c.id: {p.pid for p in props[c.id]} for c in claims}
-        # One read of every statement row of the candidate subjects, shared by the steps below: the first pass
-        # assembles only each subject's statements of the properties claimed of it (most claims end there), the
-        # measures take what the subjects hold, and the second pass the rest (on a large graph each read of a
-        # subject costs a row group decompressed, whatever it selects).
-        rows = self.kg.statement_rows(all_subjects)
+        # What the candidate subjects hold, in three columns (the measures' profiles, which subjects have
+        # statements at all), and their full rows of the claimed properties only: the first pass reads those (most
+        # claims end there); the second pass reads the rest of the few subjects it redoes. Full rows of every
+        # statement cost several times more (on a recheck, a tenth of the checking) for rows no step assembles.
+        held = self.kg.held_values(all_subjects)
         claimed = {(sid, p) for c in claims for sid, _ in subjects[c.id] for p in wanted_props[c.id]}
-        statements = self.kg.statements_from_rows([r for r in rows if (r[ROW_SUBJECT], r[ROW_PROPERTY]) in claimed])
-        with_rows = {r[ROW_SUBJECT] for r in rows}  # subjects the graph holds statements of
+        rows = self.kg.statement_rows(all_subjects, claimed)
+        statements = self.kg.statements_from_rows(rows)
+        with_rows = {h[0] for h in held}  # subjects the graph holds statements of
 
         # Prefetch everything the comparisons will ask for, in bulk.
         values, labels = set(), set(all_subjects)
@@ -128,7 +129,7 @@ class Checker:
         self.facts.prefetch_labels(labels | values)
         self.facts.prefetch_datatypes({p.pid for ps in props.values() for p in ps})
         if not self.options.closed_world:
-            self.facts.prefetch_measures(_may_measure(claims, subjects, wanted_props, statements, linked_ids), rows)
+            self.facts.prefetch_measures(_may_measure(claims, subjects, wanted_props, statements, linked_ids), held)
         # Each claim sees its subjects' statements of its own properties only: another claim's properties in the
         # same batch would make its verdict depend on the batch (rule B's same object among them).
         verdicts = [self._judge_one(c, subjects[c.id], props[c.id], statements, linked_ids, wanted_props[c.id],
@@ -137,7 +138,9 @@ class Checker:
         redo = [i for i, v in enumerate(verdicts) if v.rule == "C" and v.subject_id]
         if redo:
             again = {verdicts[i].subject_id for i in redo}
-            full = self.kg.statements_from_rows([r for r in rows if r[ROW_SUBJECT] in again])
+            every_row = self.kg.statement_rows(again)
+            rows += every_row
+            full = self.kg.statements_from_rows(every_row)
             self.facts.prefetch_labels({st.property for sts in full.values() for st in sts})
             for i in redo:
                 c = claims[i]

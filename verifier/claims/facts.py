@@ -171,12 +171,12 @@ class KGFacts(JudgeFacts):
                 self._exceptions[pid] = frozenset(exceptions or ())
         return out
 
-    def prefetch_measures(self, asked, statement_rows: list[tuple] | None = None) -> None:
+    def prefetch_measures(self, asked, held_values: list[tuple] | None = None) -> None:
         """(subject, property, held values, claimed values) the judge may measure (open world): their measure
         rows and co-occurrence counts, in bulk. Only properties not single-valued by themselves need them.
-        statement_rows: every statement row of those subjects, when read already (KG.statement_rows)."""
+        held_values: what those subjects hold, when read already (KG.held_values)."""
         asked = [a for a in asked if not self.exclusivity(a[1], a[0]).exclusive]
-        self.measures.prefetch(asked, MIN_SUBJECTS, self._overall, statement_rows)
+        self.measures.prefetch(asked, MIN_SUBJECTS, self._overall, held_values)
         self.trace.prefetch(asked, self.measures.subject)
 
     def _overall(self, pid: str, subject: str) -> tuple[int, float] | None:

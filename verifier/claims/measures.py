@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from kgcheck.index.measures import INSTANCE_OF, SUBCLASS_OF
-from kgcheck.index.store import IN_CHUNK, ROW_ENTITY, ROW_PROPERTY, ROW_RANK, ROW_SUBJECT
+from kgcheck.index.store import IN_CHUNK
 
 from .byclass import ClassShare, nearest_measured, profile_measured
 from .cooccur import CoOccurrence, HeldAlone, cooccurrence, held_alone
@@ -43,13 +43,13 @@ class StoredMeasures:
         self._held_others: dict[tuple[str, str, tuple], dict[str, int]] = {}
 
     # -- bulk -----------------------------------------------------------------------------------
-    def prefetch(self, asked, min_subjects: int, overall=None, statement_rows: list[tuple] | None = None) -> None:
+    def prefetch(self, asked, min_subjects: int, overall=None, held_values: list[tuple] | None = None) -> None:
         """asked: (subject, property, held values, claimed values) the judge may measure; reads their subjects
         and measure rows in a few queries (chunks of subjects, one query per measure table), and the
         co-occurrence counts that could decide in one more. overall(property, subject): the property's
         (subjects, share holding several) when measured, else None."""
         asked = list(asked)
-        self.prefetch_subjects({s for s, _, _, _ in asked}, statement_rows)
+        self.prefetch_subjects({s for s, _, _, _ in asked}, held_values)
         classes, profiles, values = set(), set(), set()
         for subject, pid, held, claimed in asked:
             mine = self._subjects[subject]
@@ -98,9 +98,9 @@ class StoredMeasures:
         for i, key in enumerate(needed):
             self._observed[key] = int(found.get(i, 0))
 
-    def prefetch_subjects(self, subjects, statement_rows: list[tuple] | None = None) -> None:
-        """statement_rows: every statement row of these subjects (KG.statement_rows), when the caller has read
-        them already; else they are read here."""
+    def prefetch_subjects(self, subjects, held_values: list[tuple] | None = None) -> None:
+        """held_values: (subject, property, value) of every statement of these subjects (KG.held_values), when the
+        caller has read them already; else they are read here."""
         missing = sorted({s for s in subjects if s and s not in self._subjects})
         for start in range(0, len(missing), IN_CHUNK):
             chunk = missing[start:start + IN_CHUNK]
@@ -110,12 +110,7 @@ class StoredMeasures:
             props: dict[str, set[str]] = {s: set() for s in chunk}
             values: dict[str, set[tuple[str, str]]] = {s: set() for s in chunk}
             classes: dict[str, set[str]] = {s: set() for s in chunk}
-            if statement_rows is None:
-                held = self.kg.subject_rows(
-                    "DISTINCT subject, property, CASE WHEN rank <> 'deprecated' THEN entity_id END", chunk)
-            else:
-                held = ((r[ROW_SUBJECT], r[ROW_PROPERTY], r[ROW_ENTITY] if r[ROW_RANK] != "deprecated" else None)
-                        for r in statement_rows)
+            held = self.kg.held_values(chunk) if held_values is None else held_values
             for subject, pid, value in held:
                 mine = props.get(subject)
                 if mine is None:
