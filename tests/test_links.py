@@ -139,3 +139,21 @@ def test_a_name_describing_the_noun_after_it_is_not_the_words_subject(kg_of):
 def test_modifier(text, name, expected):
     start = text.index(name)
     assert _modifier(text, start, start + len(name)) is expected
+
+
+def test_a_value_before_a_place_or_time_phrase_is_open_to_the_subjects_words(kg_of):
+    """"nominated for the Bronze Shell at the Shell Festival": the festival has the award as a part (the linked
+    reader's claim), and the sentence names the film's nomination before that phrase — its claim is read too, not
+    SUPPORTED (the graph lists other nominations). With "of" between ("the Bronze Shell of the Shell Festival") the
+    festival's link keeps the span: the phrase may name the value's own holder."""
+    bronze = B.entity("Q706", "Bronze Shell", "film award", claims=[("P31", B.item("Q618779", None))])
+    festival = B.entity("Q705", "Shell Festival", "film festival", claims=[("P527", B.item("Q706", None))])
+    kg = kg_of(ENTITIES + SHELLS + [B.prop("P527", "has part", "wikibase-item"), bronze, festival])
+    found = _on(verify_text(kg, "Harbour Lights was nominated for the Bronze Shell at the Shell Festival."),
+                "Bronze Shell")
+    assert ("Q705", "P527", SUPPORTED, "linked") in found
+    words = [f for f in found if f[0] == "Q809"]
+    assert [f[1] for f in words] == ["P1411"] and words[0][2] != SUPPORTED
+    found = _on(verify_text(kg, "Harbour Lights was nominated for the Bronze Shell of the Shell Festival."),
+                "Bronze Shell")
+    assert [f[0] for f in found] == ["Q705"]

@@ -141,15 +141,20 @@ def date_agrees(date, time: str, precision: int) -> bool:
         return False
 
 
+_PLACE_OR_TIME = re.compile(r"\s+(?:in|on|at|during)\s")
+
+
 def linked_to_later(text: str, c, subject: Mention, ms: list[Mention]) -> bool:
     """Is C (an extract.SpanClaim) a link between two names (reader "linked") whose holder, not the subject, is
-    named only after the value, in another clause: a comma and a lower-case word between, asides in brackets aside
+    named only after the value, in another clause — a comma and a lower-case word between, asides in brackets aside
     (not "1981's Reds", "Swiss club Young Boys", a list "the United States, Canada, France", "Windows 7 (October
-    2009), Windows Vista was")?"""
+    2009), Windows Vista was") — or in a phrase of place or time right after it ("nominated for Best Picture at the
+    18th Academy Awards")?"""
     if c.reader != "linked" or c.claim.subject_id == subject.entity_id or not c.claim.object_id:
         return False
     holders = [m.start for m in ms if m.entity_id == c.claim.subject_id]
     if not holders or min(holders) < c.end:
         return False
     gap = re.sub(r"\([^()]*\)", "", text[c.end:min(holders)])
-    return bool(re.search(r"[,;]", gap) and re.search(r"\b[a-z]+\b", gap))
+    # A phrase of place or time closes the value's phrase, as triggerwords' detours read it.
+    return bool(re.search(r"[,;]", gap) and re.search(r"\b[a-z]+\b", gap)) or bool(_PLACE_OR_TIME.match(gap))
