@@ -17,6 +17,7 @@ from .model import INVALID, NOVALUE, SOMEVALUE, Candidate, Entity, Reference, Sn
 
 _VALUE_COLS = ", ".join(f'"{c}"' for c, _ in VALUE_COLUMNS)
 _STATEMENT_COLS = f"statement_id, subject, property, rank, {_VALUE_COLS}, qualifier_count, reference_count"
+_STATEMENT_ORDER = "subject, statement_order"
 # Positions in a statement row (_STATEMENT_COLS, as KG.statement_rows returns them).
 ROW_STATEMENT_ID, ROW_SUBJECT, ROW_PROPERTY, ROW_RANK = 0, 1, 2, 3
 ROW_ENTITY = 4 + [c for c, _ in VALUE_COLUMNS].index("entity_id")
@@ -38,6 +39,32 @@ _REFERENCE_COLS = f"statement_id, reference_hash, reference_order, snak_order, p
 IN_CHUNK = 4000
 _VALUE_WIDTH = len(VALUE_COLUMNS)
 _FLOAT_AT = tuple(i for i, (_, kind) in enumerate(VALUE_COLUMNS) if kind.startswith("float"))
+
+
+def table_rows(table, pairs: Iterable[tuple[str, str]] | None = None,
+               subjects: Iterable[str] | None = None) -> list[tuple]:
+    """The rows of a KG.statement_table as the tuples `statement_rows` gives (ROW_*): only those of the (subject,
+    property) PAIRS, or of the SUBJECTS, when given."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pairs is not None:
+        keys = pc.binary_join_element_wise(table["subject"], table["property"], "\x1f")
+        table = table.filter(pc.is_in(keys, pa.array(sorted({f"{s}\x1f{p}" for s, p in pairs}), pa.string())))
+    if subjects is not None:
+        table = table.filter(pc.is_in(table["subject"], pa.array(sorted(set(subjects)), pa.string())))
+    return list(zip(*(column.to_pylist() for column in table.columns)))
+
+
+def held_values(table) -> list[tuple[str, str, str | None]]:
+    """(subject, property, entity value unless deprecated) of a KG.statement_table's rows, distinct: what the
+    subjects hold, three columns of it in Python."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    value = pc.if_else(pc.equal(table["rank"], "deprecated"), pa.nulls(len(table), pa.string()), table["entity_id"])
+    held = pa.table({"subject": table["subject"], "property": table["property"], "value": value})
+    return table_rows(held.group_by(["subject", "property", "value"]).aggregate([]))
 
 
 def _chunks(keys: list, size: int | None = None):
@@ -207,23 +234,24 @@ class KG:
             where, params = "property IN (SELECT unnest(?))", [sorted(set(properties))]
         return self.statements_from_rows(self.subject_rows(_STATEMENT_COLS, subjects, where, params), details)
 
-    def statement_rows(self, subjects: Iterable[str], pairs: Iterable[tuple[str, str]] | None = None) -> list[tuple]:
-        """The statement rows of the subjects (with `pairs`, of those (subject, property) pairs only), not yet
-        assembled (see ROW_*): one read that several steps can share — `statements_from_rows` turns the rows a step
-        needs into Statements."""
-        where, params = "", []
-        if pairs is not None:  # one key per pair (ids hold no control characters): a filter DuckDB evaluates
-            keys = sorted({f"{subject}\x1f{pid}" for subject, pid in pairs})
-            where, params = "subject || chr(31) || property IN (SELECT unnest(?))", [keys]
+    def statement_rows(self, subjects: Iterable[str]) -> list[tuple]:
+        """Every statement row of the subjects, not yet assembled (see ROW_*): `statements_from_rows` turns the rows
+        a step needs into Statements."""
         # In the dump's order: without it a large IN list (a hash join) returns rows in an order that varies with
         # the batch, and the evidence listed among equals with it (a recheck's line differed from a full check's).
-        return self.subject_rows(_STATEMENT_COLS, subjects, where, params, order="subject, statement_order")
+        return self.subject_rows(_STATEMENT_COLS, subjects, order=_STATEMENT_ORDER)
 
-    def held_values(self, subjects: Iterable[str]) -> list[tuple[str, str, str | None]]:
-        """(subject, property, entity value unless deprecated) of every statement of the subjects, distinct: what
-        they hold, in three columns — a full row costs several times as much to read (33 columns to Python)."""
-        return self.subject_rows("DISTINCT subject, property, CASE WHEN rank <> 'deprecated' THEN entity_id END",
-                                 subjects)
+    def statement_table(self, subjects: Iterable[str]):
+        """Every statement row of the subjects (as `statement_rows`) in one Arrow table: one read that several steps
+        share (on a large graph each read of a subject costs a row group decompressed, whatever it selects), each
+        turning into Python (`table_rows`, `held_values`) only what it needs — every row's 33 columns as Python
+        tuples cost several times the read."""
+        import pyarrow as pa
+
+        query = (f"SELECT {_STATEMENT_COLS} FROM statements WHERE subject IN (SELECT unnest(?)) "
+                 f"ORDER BY {_STATEMENT_ORDER}")
+        chunks = list(_chunks(sorted(set(subjects)))) or [[]]  # an empty read still gives the columns
+        return pa.concat_tables([self.cursor().sql(query, params=[chunk]).to_arrow_table() for chunk in chunks])
 
     def statements_from_rows(self, rows: list[tuple], details: bool = False) -> dict[str, list[Statement]]:
         out: dict[str, list[Statement]] = defaultdict(list)

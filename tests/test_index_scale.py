@@ -119,20 +119,23 @@ def test_cli_index_settings(mini_kg_dir, tmp_path, monkeypatch):
     assert res.exit_code == 2
 
 
-def test_statement_rows_of_pairs_and_held_values(mini_kg):
-    """The checker's two reads: full rows of the claimed (subject, property) pairs only, in statement order, and
-    what every subject holds in three columns (a deprecated statement's property is held, its value is not)."""
-    from kgcheck.index.store import ROW_PROPERTY, ROW_SUBJECT
+def test_statement_table_rows_of_pairs_or_subjects_and_held_values(mini_kg):
+    """The checker's one read as an Arrow table: its rows are the tuples statement_rows gives, in statement order —
+    all, those of the claimed (subject, property) pairs, or of some subjects — and what every subject holds in
+    three columns (a deprecated statement's property is held, its value is not)."""
+    from kgcheck.index.store import ROW_PROPERTY, ROW_SUBJECT, held_values, table_rows
 
     subjects = [r[0] for r in mini_kg.sql("SELECT DISTINCT subject FROM statements ORDER BY 1")]
     every = mini_kg.statement_rows(subjects)
+    table = mini_kg.statement_table(subjects)
+    assert table_rows(table) == every
     pairs = {(r[ROW_SUBJECT], r[ROW_PROPERTY]) for r in every[::3]}
     assert pairs and len(pairs) < len({(r[ROW_SUBJECT], r[ROW_PROPERTY]) for r in every})
-    assert mini_kg.statement_rows(subjects, pairs) == [r for r in every if (r[ROW_SUBJECT], r[ROW_PROPERTY]) in pairs]
-    assert mini_kg.statement_rows(subjects, set()) == []
-    expected = {(s, p, None if rank == "deprecated" else e) for s, p, rank, e in
-                mini_kg.sql("SELECT subject, property, rank, entity_id FROM statements")}
-    held = mini_kg.held_values(subjects)
-    assert len(held) == len(set(held)) and set(held) == expected
-    assert any(rank == "deprecated" for _, _, rank, _ in mini_kg.sql("SELECT subject, property, rank, entity_id "
-                                                                        "FROM statements"))
+    assert table_rows(table, pairs=pairs) == [r for r in every if (r[ROW_SUBJECT], r[ROW_PROPERTY]) in pairs]
+    assert table_rows(table, pairs=set()) == [] and table_rows(mini_kg.statement_table([])) == []
+    assert table_rows(table, subjects=subjects[:2]) == [r for r in every if r[ROW_SUBJECT] in subjects[:2]]
+    statements = mini_kg.sql("SELECT subject, property, rank, entity_id FROM statements")
+    assert any(rank == "deprecated" for _, _, rank, _ in statements)
+    held = held_values(table)
+    assert len(held) == len(set(held))
+    assert set(held) == {(s, p, None if rank == "deprecated" else e) for s, p, rank, e in statements}

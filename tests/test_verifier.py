@@ -232,14 +232,19 @@ def test_a_batch_reads_its_candidate_subjects_statements_once(mini_kg, monkeypat
     from kgcheck.index.store import KG
 
     reads = []
-    real = KG.subject_rows
+    real_table, real_rows = KG.statement_table, KG.subject_rows
 
-    def counted(self, columns, subjects, where="", params=None, table="statements", order=""):
+    def table(self, subjects):
+        reads.append(sorted(set(subjects)))
+        return real_table(self, subjects)
+
+    def rows(self, columns, subjects, where="", params=None, table="statements", order=""):
         if table == "statements" and columns.startswith("statement_id"):
             reads.append(sorted(set(subjects)))
-        return real(self, columns, subjects, where, params, table, order)
+        return real_rows(self, columns, subjects, where, params, table, order)
 
-    monkeypatch.setattr(KG, "subject_rows", counted)
+    monkeypatch.setattr(KG, "statement_table", table)
+    monkeypatch.setattr(KG, "subject_rows", rows)
     verdicts = Checker(mini_kg).check([Claim(id="c", subject="Belgium", predicate="date of death", object="1999"),
                                        Claim(id="b", subject="Belgium", predicate="capital", object="Paris")])
     assert verdicts[0].rule == "C" and verdicts[1].verdict == REFUTED

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from kgcheck.index.store import ROW_REFERENCE_COUNT, ROW_STATEMENT_ID
+from kgcheck.index.store import ROW_REFERENCE_COUNT, ROW_STATEMENT_ID, held_values, table_rows
 from kgcheck.index.text import normalise
 
 from kgcheck.verifier.claims.compare import ClaimObject
@@ -99,13 +99,14 @@ class Checker:
                         self.properties_for(c.predicate)) for c in claims}
         all_subjects = {sid for cands in subjects.values() for sid, _ in cands}
         wanted_props = {c.id: {p.pid for p in props[c.id]} for c in claims}
-        # What the candidate subjects hold, in three columns (the measures' profiles, which subjects have
-        # statements at all), and their full rows of the claimed properties only: the first pass reads those (most
-        # claims end there); the second pass reads the rest of the few subjects it redoes. Full rows of every
-        # statement cost several times more (on a recheck, a tenth of the checking) for rows no step assembles.
-        held = self.kg.held_values(all_subjects)
+        # One read of every statement row of the candidate subjects, shared by the steps below, each taking into
+        # Python only what it reads: the first pass the rows of the properties claimed of each subject (most claims
+        # end there), the measures what the subjects hold (three columns), the second pass the rest of the few
+        # subjects it redoes. Every row in full cost several times more (on a recheck, a tenth of the checking).
+        table = self.kg.statement_table(all_subjects)
+        held = held_values(table)
         claimed = {(sid, p) for c in claims for sid, _ in subjects[c.id] for p in wanted_props[c.id]}
-        rows = self.kg.statement_rows(all_subjects, claimed)
+        rows = table_rows(table, pairs=claimed)
         statements = self.kg.statements_from_rows(rows)
         with_rows = {h[0] for h in held}  # subjects the graph holds statements of
 
@@ -138,7 +139,7 @@ class Checker:
         redo = [i for i, v in enumerate(verdicts) if v.rule == "C" and v.subject_id]
         if redo:
             again = {verdicts[i].subject_id for i in redo}
-            every_row = self.kg.statement_rows(again)
+            every_row = table_rows(table, subjects=again)
             rows += every_row
             full = self.kg.statements_from_rows(every_row)
             self.facts.prefetch_labels({st.property for sts in full.values() for st in sts})

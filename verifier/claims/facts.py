@@ -174,7 +174,7 @@ class KGFacts(JudgeFacts):
     def prefetch_measures(self, asked, held_values: list[tuple] | None = None) -> None:
         """(subject, property, held values, claimed values) the judge may measure (open world): their measure
         rows and co-occurrence counts, in bulk. Only properties not single-valued by themselves need them.
-        held_values: what those subjects hold, when read already (KG.held_values)."""
+        held_values: what those subjects hold, when read already (store.held_values)."""
         asked = [a for a in asked if not self.exclusivity(a[1], a[0]).exclusive]
         self.measures.prefetch(asked, MIN_SUBJECTS, self._overall, held_values)
         self.trace.prefetch(asked, self.measures.subject)

@@ -99,7 +99,7 @@ class StoredMeasures:
             self._observed[key] = int(found.get(i, 0))
 
     def prefetch_subjects(self, subjects, held_values: list[tuple] | None = None) -> None:
-        """held_values: (subject, property, value) of every statement of these subjects (KG.held_values), when the
+        """held_values: (subject, property, value) of every statement of these subjects (store.held_values), when the
         caller has read them already; else they are read here."""
         missing = sorted({s for s in subjects if s and s not in self._subjects})
         for start in range(0, len(missing), IN_CHUNK):
@@ -110,7 +110,8 @@ class StoredMeasures:
             props: dict[str, set[str]] = {s: set() for s in chunk}
             values: dict[str, set[tuple[str, str]]] = {s: set() for s in chunk}
             classes: dict[str, set[str]] = {s: set() for s in chunk}
-            held = self.kg.held_values(chunk) if held_values is None else held_values
+            held = held_values if held_values is not None else self.kg.subject_rows(
+                "DISTINCT subject, property, CASE WHEN rank <> 'deprecated' THEN entity_id END", chunk)
             for subject, pid, value in held:
                 mine = props.get(subject)
                 if mine is None:
