@@ -18,7 +18,7 @@ from .model import INVALID, NOVALUE, SOMEVALUE, Candidate, Entity, Reference, Sn
 _VALUE_COLS = ", ".join(f'"{c}"' for c, _ in VALUE_COLUMNS)
 _STATEMENT_COLS = f"statement_id, subject, property, rank, {_VALUE_COLS}, qualifier_count, reference_count"
 _STATEMENT_ORDER = "subject, statement_order"
-# Positions in a statement row (_STATEMENT_COLS, as KG.statement_rows returns them).
+# Positions in a statement row (_STATEMENT_COLS, as store.table_rows returns them).
 ROW_STATEMENT_ID, ROW_SUBJECT, ROW_PROPERTY, ROW_RANK = 0, 1, 2, 3
 ROW_ENTITY = 4 + [c for c, _ in VALUE_COLUMNS].index("entity_id")
 ROW_QUALIFIER_COUNT, ROW_REFERENCE_COUNT = 4 + len(VALUE_COLUMNS), 5 + len(VALUE_COLUMNS)
@@ -43,8 +43,8 @@ _FLOAT_AT = tuple(i for i, (_, kind) in enumerate(VALUE_COLUMNS) if kind.startsw
 
 def table_rows(table, pairs: Iterable[tuple[str, str]] | None = None,
                subjects: Iterable[str] | None = None) -> list[tuple]:
-    """The rows of a KG.statement_table as the tuples `statement_rows` gives (ROW_*): only those of the (subject,
-    property) PAIRS, or of the SUBJECTS, when given."""
+    """The rows of a KG.statement_table as tuples (ROW_*, as DuckDB's fetchall gives them): only those of the
+    (subject, property) PAIRS, or of the SUBJECTS, when given."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -234,20 +234,15 @@ class KG:
             where, params = "property IN (SELECT unnest(?))", [sorted(set(properties))]
         return self.statements_from_rows(self.subject_rows(_STATEMENT_COLS, subjects, where, params), details)
 
-    def statement_rows(self, subjects: Iterable[str]) -> list[tuple]:
-        """Every statement row of the subjects, not yet assembled (see ROW_*): `statements_from_rows` turns the rows
-        a step needs into Statements."""
-        # In the dump's order: without it a large IN list (a hash join) returns rows in an order that varies with
-        # the batch, and the evidence listed among equals with it (a recheck's line differed from a full check's).
-        return self.subject_rows(_STATEMENT_COLS, subjects, order=_STATEMENT_ORDER)
-
     def statement_table(self, subjects: Iterable[str]):
-        """Every statement row of the subjects (as `statement_rows`) in one Arrow table: one read that several steps
-        share (on a large graph each read of a subject costs a row group decompressed, whatever it selects), each
-        turning into Python (`table_rows`, `held_values`) only what it needs — every row's 33 columns as Python
-        tuples cost several times the read."""
+        """Every statement row of the subjects (see ROW_*) in one Arrow table: one read that several steps share (on a
+        large graph each read of a subject costs a row group decompressed, whatever it selects), each turning into
+        Python (`table_rows`, `held_values`) only what it needs — every row's 33 columns as Python tuples cost
+        several times the read; `statements_from_rows` turns those rows into Statements."""
         import pyarrow as pa
 
+        # In the dump's order: without it a large IN list (a hash join) returns rows in an order that varies with
+        # the batch, and the evidence listed among equals with it (a recheck's line differed from a full check's).
         query = (f"SELECT {_STATEMENT_COLS} FROM statements WHERE subject IN (SELECT unnest(?)) "
                  f"ORDER BY {_STATEMENT_ORDER}")
         chunks = list(_chunks(sorted(set(subjects)))) or [[]]  # an empty read still gives the columns

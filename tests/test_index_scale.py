@@ -120,13 +120,13 @@ def test_cli_index_settings(mini_kg_dir, tmp_path, monkeypatch):
 
 
 def test_statement_table_rows_of_pairs_or_subjects_and_held_values(mini_kg):
-    """The checker's one read as an Arrow table: its rows are the tuples statement_rows gives, in statement order —
+    """The checker's one read as an Arrow table: its rows are the tuples DuckDB's fetchall gives, in statement order —
     all, those of the claimed (subject, property) pairs, or of some subjects — and what every subject holds in
     three columns (a deprecated statement's property is held, its value is not)."""
-    from kgcheck.index.store import ROW_PROPERTY, ROW_SUBJECT, held_values, table_rows
+    from kgcheck.index.store import _STATEMENT_COLS, ROW_PROPERTY, ROW_SUBJECT, held_values, table_rows
 
     subjects = [r[0] for r in mini_kg.sql("SELECT DISTINCT subject FROM statements ORDER BY 1")]
-    every = mini_kg.statement_rows(subjects)
+    every = mini_kg.sql(f"SELECT {_STATEMENT_COLS} FROM statements ORDER BY subject, statement_order")
     table = mini_kg.statement_table(subjects)
     assert table_rows(table) == every
     pairs = {(r[ROW_SUBJECT], r[ROW_PROPERTY]) for r in every[::3]}
