@@ -48,11 +48,13 @@ def table_rows(table, pairs: Iterable[tuple[str, str]] | None = None,
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    if pairs is not None:
-        keys = pc.binary_join_element_wise(table["subject"], table["property"], "\x1f")
-        table = table.filter(pc.is_in(keys, pa.array(sorted({f"{s}\x1f{p}" for s, p in pairs}), pa.string())))
+    if pairs is not None:  # (the wanted keys in the column's own string type: DuckDB may give large strings)
+        separator = pa.scalar("\x1f", table.schema.field("subject").type)
+        keys = pc.binary_join_element_wise(table["subject"], table["property"], separator)
+        table = table.filter(pc.is_in(keys, pa.array(sorted({f"{s}\x1f{p}" for s, p in pairs}), keys.type)))
     if subjects is not None:
-        table = table.filter(pc.is_in(table["subject"], pa.array(sorted(set(subjects)), pa.string())))
+        wanted = pa.array(sorted(set(subjects)), table.schema.field("subject").type)
+        table = table.filter(pc.is_in(table["subject"], wanted))
     return list(zip(*(column.to_pylist() for column in table.columns)))
 
 
@@ -62,7 +64,8 @@ def held_values(table) -> list[tuple[str, str, str | None]]:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    value = pc.if_else(pc.equal(table["rank"], "deprecated"), pa.nulls(len(table), pa.string()), table["entity_id"])
+    entity = table["entity_id"]
+    value = pc.if_else(pc.equal(table["rank"], "deprecated"), pa.nulls(len(table), entity.type), entity)
     held = pa.table({"subject": table["subject"], "property": table["property"], "value": value})
     return table_rows(held.group_by(["subject", "property", "value"]).aggregate([]))
 

@@ -139,3 +139,19 @@ def test_statement_table_rows_of_pairs_or_subjects_and_held_values(mini_kg):
     held = held_values(table)
     assert len(held) == len(set(held))
     assert set(held) == {(s, p, None if rank == "deprecated" else e) for s, p, rank, e in statements}
+
+
+@pytest.mark.parametrize("string_type", ["string", "large_string"])
+def test_table_rows_and_held_values_take_either_string_type(string_type):
+    """DuckDB may hand strings over as Arrow's large strings: the filters and the group-by follow the column's type."""
+    import pyarrow as pa
+
+    from kgcheck.index.store import held_values, table_rows
+
+    kind = getattr(pa, string_type)()
+    columns = {"statement_id": ["a", "b", "c"], "subject": ["Q1", "Q1", "Q2"], "property": ["P1", "P2", "P1"],
+               "rank": ["normal", "deprecated", "normal"], "entity_id": ["Q5", "Q6", None]}
+    table = pa.table({name: pa.array(values, kind) for name, values in columns.items()})
+    assert table_rows(table, pairs={("Q1", "P2")}) == [("b", "Q1", "P2", "deprecated", "Q6")]
+    assert table_rows(table, subjects=["Q2"]) == [("c", "Q2", "P1", "normal", None)]
+    assert set(held_values(table)) == {("Q1", "P1", "Q5"), ("Q1", "P2", None), ("Q2", "P1", None)}
