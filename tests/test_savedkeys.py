@@ -179,3 +179,60 @@ def test_damaged_keys_are_never_trusted_nor_a_crash(builds, tmp_path):
         assert savedkeys.load(str(results)) is None
     open(path, "wb").write(good)
     assert savedkeys.load(str(results)) is not None
+
+
+# Claims no edit of the builds reaches (Santa Barbara's country, Inception's date), so that a recheck replaces few
+# lines of the file and layers its keys.
+UNREACHED = [{"id": f"{name}-{k}", "subject": subject, "predicate": predicate, "object": value, "subject_id": sid,
+              "property_id": pid}
+             for name, subject, predicate, value, sid, pid in (
+                 ("sb", "Santa Barbara", "country", "United States of America", "Q159288", "P17"),
+                 ("inception", "Inception", "publication date", "2010", "Q25188", "P577"))
+             for k in range(12)]
+
+
+def test_a_recheck_layers_its_keys_on_the_inputs_and_a_recheck_of_it_again(builds, tmp_path):
+    """A recheck replacing few lines saves their keys and every line's start beside a hard link of its input's keys;
+    a recheck of its output layers on the same base. Each file's keys are those its lines give (assert_keys_describe),
+    and a recheck through layered keys writes what one parsing the file writes. A base that changed is not trusted,
+    and `discard` removes both files."""
+    from diff_builds import assert_keys_describe, recheck_beside_full
+
+    from kgcheck.index.diff import IndexDiff
+    from kgcheck.index.embed import FakeEmbedder
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.recheck import recheck
+
+    old, new = builds
+    summary, before, out, _ = recheck_beside_full(old, new, CLAIMS + UNREACHED, tmp_path)
+    saved = savedkeys.load(str(out))
+    assert saved.own is not None and 0 < len(saved.dropped) == summary.rechecked < len(UNREACHED)
+    assert os.path.samefile(savedkeys.base_path(str(out)), savedkeys.keys_path(str(before)))
+    again, bare, parsed = tmp_path / "again.jsonl", tmp_path / "bare.jsonl", tmp_path / "parsed.jsonl"
+    bare.write_bytes(out.read_bytes())
+    with IndexDiff(str(new), str(old)) as diff, KG.open(str(old), embedder=FakeEmbedder()) as kg:
+        back = recheck(kg, diff, str(out), str(again))
+        recheck(kg, diff, str(bare), str(parsed))
+    assert back.rechecked and parsed.read_bytes() == again.read_bytes()
+    assert_keys_describe(again)
+    assert os.path.samefile(savedkeys.base_path(str(again)), savedkeys.keys_path(str(before)))
+    assert savedkeys.load(str(again)).dropped >= saved.dropped
+    base = savedkeys.base_path(str(again))
+    stat = os.stat(base)
+    os.utime(base, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1))
+    assert savedkeys.load(str(again)) is None and savedkeys.load(str(out)) is None  # one file, two links
+    savedkeys.discard(str(again))
+    assert not os.path.exists(base) and not os.path.exists(savedkeys.keys_path(str(again)))
+
+
+def test_a_file_at_the_base_path_is_never_replaced_the_keys_are_saved_whole(builds, tmp_path):
+    from diff_builds import recheck_beside_full
+
+    old, new = builds
+    out = tmp_path / "re.jsonl"
+    foreign = savedkeys.base_path(str(out))
+    open(foreign, "w").write("a user's file")
+    recheck_beside_full(old, new, CLAIMS + UNREACHED, tmp_path)  # writes re.jsonl; its keys describe it
+    assert open(foreign).read() == "a user's file"
+    saved = savedkeys.load(str(out))
+    assert saved is not None and saved.own is None and saved.base == savedkeys.keys_path(str(out))

@@ -13,6 +13,10 @@ as without them. One Parquet file of rows (claim = the line number):
 - kind `ask`: a measured result's (subject, property, value, text, reached) row (rekeys.measured_rows);
 - kind `cw`: the line holds a `check --closed-world` verdict;
 - kind `line`: where line `claim` starts (`start`); one more row holds the end of the file.
+A recheck's keys are *layered*: its own rows (the re-checked lines' keys, every line's start) and kind `drop` rows
+naming the lines whose rows the base — a hard link of the full keys it carried the rest from, beside it as
+`<results>.rekeys.base.parquet` — no longer describes; writing the unchanged lines' rows again was half of a
+recheck's tail. A layered file whose own lines would pass MAX_LAYERED_SHARE is written whole instead.
 """
 from __future__ import annotations
 
@@ -25,17 +29,24 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 SUFFIX = ".rekeys.parquet"
-FORMAT = 3  # raise when the keys a line gives change: saved keys of another format are not read
+BASE_SUFFIX = ".rekeys.base.parquet"  # a layered file's base: a hard link of the full keys it was carried from
+FORMAT = 4  # raise when the keys a line gives change: saved keys of another format are not read (4: layers)
 _META = b"kgcheck.rekeys"
 _EDGE = 1 << 16  # bytes of the file's start and end that its fingerprint hashes
 SCHEMA = pa.schema([("claim", pa.int64()), ("kind", pa.string()), ("a", pa.string()), ("b", pa.string()),
                     ("held", pa.string()), ("text", pa.string()), ("reached", pa.int8()), ("start", pa.int64())])
-ASK, CLOSED_WORLD, LINE = "ask", "cw", "line"
-NOT_KEYS = (ASK, CLOSED_WORLD, LINE)
+ASK, CLOSED_WORLD, LINE, DROPPED = "ask", "cw", "line", "drop"
+NOT_KEYS = (ASK, CLOSED_WORLD, LINE, DROPPED)
+# A layered file is dropped (its base's rows kept) once more than this share of the lines are its own.
+MAX_LAYERED_SHARE = 0.5
 
 
 def keys_path(results_path: str) -> str:
     return results_path + SUFFIX
+
+
+def base_path(results_path: str) -> str:
+    return results_path + BASE_SUFFIX
 
 
 def fingerprint(path: str) -> dict:
@@ -60,6 +71,21 @@ class SavedKeys:
     results: int
     others: int
     closed_world_line: int | None  # the first line holding a `check --closed-world` verdict
+    base: str = ""  # the full keys file the rows of unchanged lines come from (the keys file itself, or its base)
+    own: pa.Table | None = None  # a layered file's own rows (not its `drop` rows); None for a full one
+    dropped: frozenset = frozenset()  # the lines whose base rows a layered file replaces
+
+
+def _part(kind, claims, columns: dict) -> pa.Table:
+    """Rows (SCHEMA) of one kind (or a list of kinds) for CLAIMS, with COLUMNS given (the others null)."""
+    import numpy as np
+
+    n = len(claims)
+    kinds = pa.array(kind) if isinstance(kind, list) else pa.repeat(pa.scalar(kind), n)
+    claims = np.frombuffer(claims, np.int64) if isinstance(claims, array) else np.asarray(claims, np.int64)
+    return pa.table([pa.array(claims, pa.int64()), kinds] +
+                    [pa.array(columns[f.name], f.type) if f.name in columns else pa.nulls(n, f.type)
+                     for f in SCHEMA][2:], schema=SCHEMA)
 
 
 class KeyRecorder:
@@ -105,15 +131,7 @@ class KeyRecorder:
         import numpy as np
 
         starts = self.starts + array("q", [self.at])
-
-        def part(kind, claims, columns: dict) -> pa.Table:
-            n = len(claims)
-            kinds = pa.array(kind) if isinstance(kind, list) else pa.repeat(pa.scalar(kind), n)
-            claims = np.frombuffer(claims, np.int64) if isinstance(claims, array) else np.asarray(claims, np.int64)
-            return pa.table([pa.array(claims, pa.int64()), kinds] +
-                            [pa.array(columns[f.name], f.type) if f.name in columns else pa.nulls(n, f.type)
-                             for f in SCHEMA][2:], schema=SCHEMA)
-
+        part = _part
         claims, kinds, firsts, seconds, helds = self.keys
         asked = dict(zip(("a", "b", "held", "text", "reached"), self.asked[1:]))
         return pa.concat_tables([
@@ -146,15 +164,46 @@ class KeyRecorder:
         return True
 
 
+    def save_layered(self, results_path: str, base: str, own: pa.Table, dropped: frozenset) -> bool:
+        """Write the keys beside RESULTS_PATH layered: this recorder's rows, OWN rows carried from a layered input,
+        and `drop` rows for the lines DROPPED from BASE (a full keys file), hard-linked beside them. False, writing
+        nothing, where `save` would refuse or the link cannot be made (another file system, say)."""
+        path, link = keys_path(results_path), base_path(results_path)
+        if any(os.path.lexists(p) and not _is_saved_keys(p) for p in (path, link)) or \
+                os.path.getsize(results_path) != self.at:
+            return False
+        import pyarrow.parquet as pq
+
+        pid = os.getpid()
+        tmp, tmp_link = f"{path}.tmp-{pid}", f"{link}.tmp-{pid}"
+        try:
+            os.link(base, tmp_link)
+            linked = os.stat(tmp_link)
+            meta = {"format": FORMAT, "results": self.results, "others": self.others, "bom": self.bom.hex(),
+                    "file": fingerprint(results_path), "base": {"size": linked.st_size, "mtime_ns": linked.st_mtime_ns}}
+            table = pa.concat_tables([own, self.table(), _part(DROPPED, sorted(dropped), {})])
+            pq.write_table(table.replace_schema_metadata({_META: json.dumps(meta).encode()}), tmp,
+                           compression="zstd", use_dictionary=False)
+            os.replace(tmp_link, link)
+            os.replace(tmp, path)
+        except OSError:
+            return False
+        finally:
+            for leftover in (tmp, tmp_link):
+                if os.path.exists(leftover):
+                    os.unlink(leftover)
+        return True
+
+
 def carry(saved: SavedKeys, replaced: dict[int, bytes], note):
     """The keys of a copy of the file SAVED describes with the REPLACED lines (line number -> the new line): the saved
     rows of the other lines, and note(recorder, number) for each replaced one. Returns save(copy_path) -> bool,
-    to call once the copy is written (the keys name the file as it is then)."""
+    to call once the copy is written (the keys name the file as it is then): layered on SAVED's base where it can,
+    else whole."""
     import numpy as np
     import pyarrow.compute as pc
 
     table = saved.table
-    gone = pc.or_(pc.is_in(table["claim"], pa.array(sorted(replaced), pa.int64())), pc.equal(table["kind"], LINE))
     fresh = KeyRecorder(saved.bom)
     fresh.results, fresh.others = saved.results - len(replaced), saved.others
     lengths = np.diff(np.frombuffer(saved.starts, np.int64))  # each line's, then the new ones where replaced
@@ -163,8 +212,20 @@ def carry(saved: SavedKeys, replaced: dict[int, bytes], note):
         note(fresh, number)
     fresh.starts = array("q", (np.cumsum(lengths) - lengths + len(saved.bom)).tobytes())
     fresh.at = len(saved.bom) + int(lengths.sum())
-    carried = table.filter(pc.invert(gone)).cast(SCHEMA)
-    return lambda out_path: fresh.save(out_path, carried=carried)
+    dropped = saved.dropped | frozenset(replaced)
+    own = saved.own
+    if own is not None:  # a layered input's own rows of the lines not replaced now (their starts are fresh's)
+        own = own.filter(pc.invert(pc.or_(pc.is_in(own["claim"], pa.array(sorted(replaced), pa.int64())),
+                                          pc.equal(own["kind"], LINE))))
+    own = (own if own is not None else SCHEMA.empty_table()).cast(SCHEMA)
+
+    def save(out_path: str) -> bool:
+        if len(dropped) <= MAX_LAYERED_SHARE * len(saved.starts) and \
+                fresh.save_layered(out_path, saved.base, own, dropped):
+            return True
+        gone = pc.or_(pc.is_in(table["claim"], pa.array(sorted(replaced), pa.int64())), pc.equal(table["kind"], LINE))
+        return fresh.save(out_path, carried=table.filter(pc.invert(gone)).cast(SCHEMA))
+    return save
 
 
 def _is_saved_keys(path: str) -> bool:
@@ -178,9 +239,9 @@ def _is_saved_keys(path: str) -> bool:
 
 def discard(results_path: str) -> None:
     """Remove saved keys that no longer describe RESULTS_PATH (about to be appended to or replaced)."""
-    path = keys_path(results_path)
-    if os.path.isfile(path) and _is_saved_keys(path):
-        os.unlink(path)
+    for path in (keys_path(results_path), base_path(results_path)):
+        if os.path.isfile(path) and _is_saved_keys(path):
+            os.unlink(path)
 
 
 def load(results_path: str) -> SavedKeys | None:
@@ -196,6 +257,23 @@ def load(results_path: str) -> SavedKeys | None:
         if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("file") != fingerprint(results_path):
             return None
         table = pq.read_table(path, read_dictionary=["kind"])
+        base, own, dropped = path, None, frozenset()
+        if meta.get("base") is not None:  # layered: the base's rows of the lines not dropped, then its own
+            base = base_path(results_path)
+            linked = os.stat(base)
+            base_meta = json.loads((pq.read_schema(base).metadata or {}).get(_META, b"null"))
+            if meta["base"] != {"size": linked.st_size, "mtime_ns": linked.st_mtime_ns} or \
+                    not isinstance(base_meta, dict) or base_meta.get("format") != FORMAT or \
+                    base_meta.get("base") is not None:
+                return None
+            is_dropped = pc.equal(table["kind"], DROPPED)
+            dropped_lines = table.filter(is_dropped)["claim"]
+            own = table.filter(pc.invert(is_dropped))
+            dropped = frozenset(dropped_lines.to_pylist())
+            below = pq.read_table(base, read_dictionary=["kind"])
+            below = below.filter(pc.invert(pc.or_(pc.is_in(below["claim"], dropped_lines.combine_chunks()),
+                                                  pc.equal(below["kind"], LINE))))
+            table = pa.concat_tables([below, own], promote_options="permissive")
         kinds = table["kind"]
         lines = table.filter(pc.equal(kinds, LINE))
         asked = table.filter(pc.equal(kinds, ASK)).select(["claim", "a", "b", "held", "text", "reached"]).rename_columns(
@@ -209,4 +287,5 @@ def load(results_path: str) -> SavedKeys | None:
     columns = {f.name: f.type.value_type if pa.types.is_dictionary(f.type) else f.type for f in table.schema}
     if columns != {f.name: f.type for f in SCHEMA} or len(starts) != sum(counts) + 1:
         return None  # keys of another shape, or not a line each
-    return SavedKeys(table, asked, starts, bom, *counts, pc.min(closed_world).as_py() if len(closed_world) else None)
+    return SavedKeys(table, asked, starts, bom, *counts, pc.min(closed_world).as_py() if len(closed_world) else None,
+                     base, own, dropped)
