@@ -131,68 +131,78 @@ class KeyRecorder:
         import numpy as np
 
         starts = self.starts + array("q", [self.at])
-        part = _part
         claims, kinds, firsts, seconds, helds = self.keys
         asked = dict(zip(("a", "b", "held", "text", "reached"), self.asked[1:]))
         return pa.concat_tables([
-            part(kinds, claims, {"a": firsts, "b": seconds, "held": helds}),
-            part(ASK, self.asked[0], asked), part(CLOSED_WORLD, self.closed_world, {}),
-            part(LINE, np.arange(1, len(starts) + 1), {"start": np.frombuffer(starts, np.int64)})])
+            _part(kinds, claims, {"a": firsts, "b": seconds, "held": helds}),
+            _part(ASK, self.asked[0], asked), _part(CLOSED_WORLD, self.closed_world, {}),
+            _part(LINE, np.arange(1, len(starts) + 1), {"start": np.frombuffer(starts, np.int64)})])
 
     def save(self, results_path: str, carried: pa.Table | None = None) -> bool:
         """Write the keys beside RESULTS_PATH (atomically), with CARRIED rows of other lines (`carry`); False,
         writing nothing, when a file that is not saved keys already has that name (a user's file is never replaced)
         or the lines noted do not end where the file does."""
         path = keys_path(results_path)
-        if (os.path.lexists(path) and not _is_saved_keys(path)) or os.path.getsize(results_path) != self.at:
+        if not self._may_write(results_path, path):
             return False
-        import pyarrow.parquet as pq
-
-        meta = {"format": FORMAT, "results": self.results, "others": self.others, "bom": self.bom.hex(),
-                "file": fingerprint(results_path)}
-        table = self.table() if carried is None else pa.concat_tables([carried, self.table()])
-        table = table.replace_schema_metadata({_META: json.dumps(meta).encode()})
-        tmp = f"{path}.tmp-{os.getpid()}"
         try:
-            pq.write_table(table, tmp, compression="zstd", use_dictionary=False)
-            os.replace(tmp, path)
+            _write(path, self.table() if carried is None else pa.concat_tables([carried, self.table()]),
+                   self._meta(results_path))
         except OSError:
             return False  # a cache not written (a full disk, say) costs the next recheck a parse, not this run
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
         return True
-
 
     def save_layered(self, results_path: str, base: str, own: pa.Table, dropped: frozenset) -> bool:
         """Write the keys beside RESULTS_PATH layered: this recorder's rows, OWN rows carried from a layered input,
         and `drop` rows for the lines DROPPED from BASE (a full keys file), hard-linked beside them. False, writing
-        nothing, where `save` would refuse or the link cannot be made (another file system, say)."""
+        no keys, where `save` would refuse or the link cannot be made (another file system, say)."""
         path, link = keys_path(results_path), base_path(results_path)
-        if any(os.path.lexists(p) and not _is_saved_keys(p) for p in (path, link)) or \
-                os.path.getsize(results_path) != self.at:
+        if not self._may_write(results_path, path, link):
             return False
-        import pyarrow.parquet as pq
-
-        pid = os.getpid()
-        tmp, tmp_link = f"{path}.tmp-{pid}", f"{link}.tmp-{pid}"
+        tmp_link = f"{link}.tmp-{os.getpid()}"
         try:
             os.link(base, tmp_link)
-            linked = os.stat(tmp_link)
-            meta = {"format": FORMAT, "results": self.results, "others": self.others, "bom": self.bom.hex(),
-                    "file": fingerprint(results_path), "base": {"size": linked.st_size, "mtime_ns": linked.st_mtime_ns}}
-            table = pa.concat_tables([own, self.table(), _part(DROPPED, sorted(dropped), {})])
-            pq.write_table(table.replace_schema_metadata({_META: json.dumps(meta).encode()}), tmp,
-                           compression="zstd", use_dictionary=False)
             os.replace(tmp_link, link)
-            os.replace(tmp, path)
+            linked = os.stat(link)
+            _write(path, pa.concat_tables([own, self.table(), _part(DROPPED, sorted(dropped), {})]),
+                   self._meta(results_path, base={"size": linked.st_size, "mtime_ns": linked.st_mtime_ns}))
         except OSError:
-            return False
-        finally:
-            for leftover in (tmp, tmp_link):
+            for leftover in (tmp_link, link):  # a base without its layer describes nothing
                 if os.path.exists(leftover):
                     os.unlink(leftover)
+            return False
         return True
+
+    def _may_write(self, results_path: str, *paths: str) -> bool:
+        """No user's file at PATHS (only saved keys are replaced), and the lines noted end where the file does."""
+        return not any(os.path.lexists(p) and not _is_saved_keys(p) for p in paths) and \
+            os.path.getsize(results_path) == self.at
+
+    def _meta(self, results_path: str, **more) -> dict:
+        return {"format": FORMAT, "results": self.results, "others": self.others, "bom": self.bom.hex(),
+                "file": fingerprint(results_path), **more}
+
+
+def _write(path: str, table: pa.Table, meta: dict) -> None:
+    """TABLE with META written to PATH through a temporary file (OSError when it cannot be)."""
+    import pyarrow.parquet as pq
+
+    tmp = f"{path}.tmp-{os.getpid()}"
+    try:
+        pq.write_table(table.replace_schema_metadata({_META: json.dumps(meta).encode()}), tmp, compression="zstd",
+                       use_dictionary=False)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _other_lines(table: pa.Table, lines) -> pa.Table:
+    """The rows of TABLE (SCHEMA) of the lines not in LINES, without their `line` rows (a copy's starts are its own)."""
+    import pyarrow.compute as pc
+
+    lines = lines if isinstance(lines, pa.Array) else pa.array(sorted(lines), pa.int64())
+    return table.filter(pc.invert(pc.or_(pc.is_in(table["claim"], lines), pc.equal(table["kind"], LINE))))
 
 
 def carry(saved: SavedKeys, replaced: dict[int, bytes], note):
@@ -201,9 +211,7 @@ def carry(saved: SavedKeys, replaced: dict[int, bytes], note):
     to call once the copy is written (the keys name the file as it is then): layered on SAVED's base where it can,
     else whole."""
     import numpy as np
-    import pyarrow.compute as pc
 
-    table = saved.table
     fresh = KeyRecorder(saved.bom)
     fresh.results, fresh.others = saved.results - len(replaced), saved.others
     lengths = np.diff(np.frombuffer(saved.starts, np.int64))  # each line's, then the new ones where replaced
@@ -213,18 +221,14 @@ def carry(saved: SavedKeys, replaced: dict[int, bytes], note):
     fresh.starts = array("q", (np.cumsum(lengths) - lengths + len(saved.bom)).tobytes())
     fresh.at = len(saved.bom) + int(lengths.sum())
     dropped = saved.dropped | frozenset(replaced)
-    own = saved.own
-    if own is not None:  # a layered input's own rows of the lines not replaced now (their starts are fresh's)
-        own = own.filter(pc.invert(pc.or_(pc.is_in(own["claim"], pa.array(sorted(replaced), pa.int64())),
-                                          pc.equal(own["kind"], LINE))))
-    own = (own if own is not None else SCHEMA.empty_table()).cast(SCHEMA)
+    # a layered input's own rows of the lines not replaced now
+    own = SCHEMA.empty_table() if saved.own is None else _other_lines(saved.own, replaced).cast(SCHEMA)
 
     def save(out_path: str) -> bool:
         if len(dropped) <= MAX_LAYERED_SHARE * len(saved.starts) and \
                 fresh.save_layered(out_path, saved.base, own, dropped):
             return True
-        gone = pc.or_(pc.is_in(table["claim"], pa.array(sorted(replaced), pa.int64())), pc.equal(table["kind"], LINE))
-        return fresh.save(out_path, carried=table.filter(pc.invert(gone)).cast(SCHEMA))
+        return fresh.save(out_path, carried=_other_lines(saved.table, replaced).cast(SCHEMA))
     return save
 
 
@@ -270,9 +274,7 @@ def load(results_path: str) -> SavedKeys | None:
             dropped_lines = table.filter(is_dropped)["claim"]
             own = table.filter(pc.invert(is_dropped))
             dropped = frozenset(dropped_lines.to_pylist())
-            below = pq.read_table(base, read_dictionary=["kind"])
-            below = below.filter(pc.invert(pc.or_(pc.is_in(below["claim"], dropped_lines.combine_chunks()),
-                                                  pc.equal(below["kind"], LINE))))
+            below = _other_lines(pq.read_table(base, read_dictionary=["kind"]), dropped_lines.combine_chunks())
             table = pa.concat_tables([below, own], promote_options="permissive")
         kinds = table["kind"]
         lines = table.filter(pc.equal(kinds, LINE))
