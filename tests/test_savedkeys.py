@@ -8,6 +8,7 @@ import os
 import orjson
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from diff_builds import CLAIMS, builds, checked_on  # noqa: F401 (builds: a fixture)
 from test_recheck_keys import HELD
@@ -236,3 +237,85 @@ def test_a_file_at_the_base_path_is_never_replaced_the_keys_are_saved_whole(buil
     assert open(foreign).read() == "a user's file"
     saved = savedkeys.load(str(out))
     assert saved is not None and saved.own is None and saved.base == savedkeys.keys_path(str(out))
+
+
+# -- carried keys, fuzzed: a chain of rechecks replacing random lines -------------------------------------------------
+_KEY = st.tuples(st.sampled_from(["sp", "st", "any"]), st.sampled_from(["Q1", "Q2", "P3"]),
+                 st.one_of(st.none(), st.sampled_from(["P3", "s1"])), st.one_of(st.none(), st.just("Q9")))
+_ASKED = st.tuples(st.sampled_from(["Q1", "Q2"]), st.just("P3"), st.one_of(st.none(), st.just("Q9")),
+                   st.one_of(st.none(), st.just("Bob")), st.integers(0, 5))
+_RESULT = st.fixed_dictionaries({"k": st.lists(_KEY, max_size=3), "q": st.lists(_ASKED, max_size=2),
+                                 "cw": st.booleans(), "pad": st.text(max_size=12)})
+_LINE = st.one_of(_RESULT, st.sampled_from([b"not json\n", b"[1, 2]\n"]))  # results and lines that are not
+
+
+def _fake_rows(line: bytes):
+    """The rows a line gives (as rekeys.saved_rows does for real results): its own keys, or None for a non-result."""
+    try:
+        record = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        record = None
+    if not isinstance(record, dict):
+        return (None,)
+    return [tuple(k) for k in record["k"]], [tuple(q) for q in record["q"]], record["cw"]
+
+
+def _encode(result: dict, number: int) -> bytes:
+    return orjson.dumps({"id": number, **result}) + b"\n"
+
+
+def _recorded(path) -> savedkeys.SavedKeys:
+    """The keys a KeyRecorder notes writing PATH's lines afresh, saved beside a copy of it."""
+    copy = path.with_name("fresh-" + path.name)
+    data = path.read_bytes()
+    copy.write_bytes(data)
+    bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
+    recorder = savedkeys.KeyRecorder(bom)
+    for line in data[len(bom):].splitlines(keepends=True):
+        recorder.add(line, *_fake_rows(line))
+    assert recorder.save(str(copy))
+    return savedkeys.load(str(copy))
+
+
+def _same_keys(saved: savedkeys.SavedKeys, fresh: savedkeys.SavedKeys) -> None:
+    def rows(table):
+        return sorted(map(repr, zip(*table.to_pydict().values())))
+    assert (saved.results, saved.others, list(saved.starts), saved.bom, saved.closed_world_line) == \
+        (fresh.results, fresh.others, list(fresh.starts), fresh.bom, fresh.closed_world_line)
+    assert rows(saved.table.cast(savedkeys.SCHEMA)) == rows(fresh.table.cast(savedkeys.SCHEMA))
+    assert rows(saved.asked.cast(fresh.asked.schema)) == rows(fresh.asked)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_LINE, min_size=1, max_size=24), st.booleans(),
+       st.lists(st.tuples(st.sets(st.integers(1, 24), max_size=24), st.lists(_RESULT, min_size=24, max_size=24)),
+                min_size=1, max_size=3))
+def test_carried_keys_are_those_of_the_file_written_whatever_lines_each_recheck_replaces(
+        tmp_path_factory, lines, bom, steps):
+    """A chain of rechecks, each replacing a random set of result lines by results of other lengths: the keys each
+    saves (layered on the first file's, or whole past MAX_LAYERED_SHARE) load as the keys of the file it wrote."""
+    from kgcheck.verifier.claims.resultsfile import ResultsFile
+
+    tmp = tmp_path_factory.mktemp("carried")
+    path = tmp / "r0.jsonl"
+    head = b"\xef\xbb\xbf" if bom else b""
+    body = [line if isinstance(line, bytes) else _encode(line, n) for n, line in enumerate(lines, 1)]
+    path.write_bytes(head + b"".join(body))
+    recorder = savedkeys.KeyRecorder(head)
+    for line in body:
+        recorder.add(line, *_fake_rows(line))
+    assert recorder.save(str(path))
+    for k, (chosen, fresh_results) in enumerate(steps, 1):
+        saved = savedkeys.load(str(path))
+        _same_keys(saved, _recorded(path))
+        results_here = {n for n, line in enumerate(body, 1) if _fake_rows(line)[0] is not None}
+        replaced = {n: _encode(fresh_results[n - 1], -n) for n in chosen & results_here}  # recheck replaces results
+        out = tmp / f"r{k}.jsonl"
+        save = savedkeys.carry(saved, replaced, lambda rec, n: rec.add_rows(n, *_fake_rows(replaced[n])))
+        with open(out, "wb") as fh:
+            ResultsFile(str(path), saved.starts, saved.bom).rewrite(fh, replaced)
+        assert save(str(out))
+        body = [replaced.get(n, line) for n, line in enumerate(body, 1)]
+        assert out.read_bytes() == head + b"".join(body)
+        _same_keys(savedkeys.load(str(out)), _recorded(out))
+        path = out
