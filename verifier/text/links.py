@@ -8,28 +8,31 @@ import re
 
 from kgcheck.verifier.text.mentions import Mention
 from kgcheck.verifier.text.schema import GraphSchema
-from kgcheck.verifier.text.triggerwords import ITEM_TRIGGER_WINDOW, TRIGGERS, word_hits
+from kgcheck.verifier.text.triggerwords import ITEM_TRIGGER_WINDOW, OBJECT_OPENS, TRIGGERS, word_hits
 from kgcheck.verifier.text.words import WINDOW_WORDS, clause_start, names_before
 from kgcheck.verifier.values.dates import DateMatch, compare_dates
 
 
 def what_the_sentence_says(found: list[tuple], sentence: str, facts, subject, a: int = 0, names=(),
-                           holds=lambda holder, pid: False, said_of=None) -> list[tuple]:
+                           holds=lambda holder, pid: False, said_of=None,
+                           may_say=lambda holder, pid, value: False) -> list[tuple]:
     """Of the graph's links between two things a sentence names, those it states: the properties it names
     ("shares a border" of Belgium-Germany, not their diplomatic relation), else the one whose label is
     closest to the sentence, said about the sentence's subject when the link runs both ways. names: the spans (in
     the text; the sentence starts at A) of the names it holds, whose words name no property ("the Academy Award"
     is no award received). When the words right before the value name another relation than any link, the claim
     is what they name (`said_instead`), with "words" as its reader (a 6th field); said_of: (holder mention, its
-    properties) of an opening relation ("The producer of X is Y"), whose words are the value's."""
+    properties) of an opening relation ("The producer of X is Y"), whose words are the value's; may_say(holder,
+    property, value id): may the holder have that relation (held, or by its classes) and the value be one of its
+    values (by its role or class) — asked of a trigger word's relation the holder lacks."""
     plain = blank_names(sentence, a, names)
     spans = [(s - a, e - a) for s, e in names]
     near = {f[2]: _nearest_relation(plain, f[2] - a, facts, spans) for f in found if f[4] is not None}
     if said_of is not None:  # the opening's words are the relation of what follows its copula
         pids = {p for p in said_of[1] if facts.datatype(p) == "wikibase-item"}
-        near.update({f[2]: (None, pids, pids) for f in found if f[4] is not None and f[0].entity_id ==
+        near.update({f[2]: (None, pids, pids, frozenset()) for f in found if f[4] is not None and f[0].entity_id ==
                      said_of[0].entity_id and f[2] >= said_of[0].end})
-    instead = said_instead(found, near, a, spans, plain, holds)
+    instead = said_instead(found, near, a, spans, plain, holds, may_say)
     if instead:
         return instead
     if len(found) == 1:
@@ -48,7 +51,14 @@ def what_the_sentence_says(found: list[tuple], sentence: str, facts, subject, a:
 _POSSESSIVE = re.compile(r"['’](?:s\b|\s)")
 
 
+# "Titanic is a 1997 American romance film directed by": a name in the holder's own predicate noun describes the
+# holder; it is not another subject of the word after it.
+_HOLDER_IS_A = re.compile(r"\s*,?\s*(?:is|was|are|were)\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){0,4}")
 _INDEFINITE = re.compile(r"\b(?:a|an)\s+$", re.IGNORECASE)
+# A trigger word and its value with nothing between but a particle and determiners ("directed by the"), and the
+# participles a trigger word may be coordinated with ("written and directed by", "produced, written and directed").
+_TRIGGER_TO_VALUE = re.compile(r"(?:\s+(?:by|of|in|on|at|from|with|to|as)\b)?" + OBJECT_OPENS.pattern, re.IGNORECASE)
+_COORDINATED = re.compile(r"\b[a-z]+(?:ed|en|wn|ote)\s*(?:,|and|&|or)\s*$", re.IGNORECASE)
 _NOUN_AFTER = re.compile(r"\s+[a-z]")
 
 
@@ -67,7 +77,8 @@ def blank_names(sentence: str, a: int, names) -> str:
     return "".join(chars)
 
 
-def said_instead(found: list[tuple], near: dict, a: int, spans, plain: str, holds) -> list[tuple] | None:
+def said_instead(found: list[tuple], near: dict, a: int, spans, plain: str, holds,
+                 may_say=lambda holder, pid, value: False) -> list[tuple] | None:
     """The claim the words make where the graph links the two names by another relation: "Eternal Sunshine of the
     Spotless Mind won the Academy Award for Best Actress", which the graph holds only as nominated for, claims an
     award received (the graph then judges it: never SUPPORTED by the nomination). The relation is the one the
@@ -76,48 +87,61 @@ def said_instead(found: list[tuple], near: dict, a: int, spans, plain: str, hold
     for"), and the value no possessive nor a modifier of the name right after it ("based on Flaubert's novel",
     "awarded the United States Air Force Distinguished Service Medal": those are the word's value). The words are
     many (a lexicon of every property's names: "interest in" is interested in), so the holder must have the
-    relation in the graph — holds(holder, property) — and only one named may. None when a word of the clause names
-    a link's relation, none names one the holder has, or the value is a date."""
+    relation in the graph — holds(holder, property) — and only one named may; a trigger word ("directed by", the
+    triggers list) right before the value is precise enough to say a relation the holder lacks, when it names one
+    alone that the holder may have and the value may be (may_say) — "Titanic was directed by James Cameron" over a
+    graph that lists him only as a cast member claims its director (the graph then has no director to compare:
+    NOT_ENOUGH_INFO, not a support). None when a word of the clause names a link's relation, none names one the
+    holder has, or the value is a date."""
     if any(f[4] is None for f in found):
         return None
     linked = {f[1] for f in found}
     for f in found:
         holder = f[0]
-        word_end, spoken, anywhere = near[f[2]]
+        word_end, spoken, anywhere, triggered = near[f[2]]
         if not spoken or anywhere & linked:
             return None
         if word_end is None:  # an opening relation's: its holder and copula read already
             word_end = f[2] - a
         since = holder.end - a if 0 <= holder.start - a < word_end else clause_start(plain, word_end)
-        if holder.start - a >= word_end or any(since <= s and e <= word_end and not _modifier(plain, s, e)
-                                               for s, e in spans):
+        if holder.start - a >= word_end or any(since <= s and e <= word_end and not _modifier(plain, s, e) and
+                                               not _HOLDER_IS_A.fullmatch(plain, holder.end - a, s) for s, e in spans):
             continue  # the holder after the word, or another name the word's subject
         if _POSSESSIVE.match(plain, f[3] - a) or any(s == f[3] - a + len(gap) for s, _ in spans
                                                      if (gap := plain[f[3] - a:s]) and not gap.strip()):
             continue  # "Flaubert's novel", "the Air Force Distinguished Service Medal": the word's value is after
         pids = [p for p in sorted(spoken) if holds(holder, p)]
+        if not pids and len(triggered) == 1 and not _modifier(plain, f[2] - a, f[3] - a):  # not "wrote a Latin epic"
+            pids = [p for p in triggered if may_say(holder, p, f[4])]
         if len(pids) == 1:
             return [(holder, pids[0], f[2], f[3], f[4], "words")]
     return None
 
 
-def _nearest_relation(plain: str, at: int, facts, names: list[tuple[int, int]]) -> tuple[int, set[str], set[str]]:
+def _nearest_relation(plain: str, at: int, facts, names: list[tuple[int, int]]) -> tuple[int, set, set, set]:
     """Where the nearest property word before offset AT ends (in its clause, within ITEM_TRIGGER_WINDOW characters,
-    no name in between), the item-valued properties it names, and those any such word names."""
+    no name in between), the item-valued properties it names, those any such word names, and those a trigger word
+    ending there names with the value right after it, alone ("directed by X"; not "written and directed by X",
+    whose other word may name the link's relation)."""
     lo = max(clause_start(plain, at), at - ITEM_TRIGGER_WINDOW)
     if any(lo <= s and e <= at for s, e in names):
         lo = max(e for s, e in names if lo <= s and e <= at)  # a name in between takes the words before it
     by_end: dict[int, set[str]] = {}
+    triggered: dict[int, set[str]] = {}
     for end, _, pid in names_before(plain, at, GraphSchema.of(facts.kg).lexicon(), WINDOW_WORDS):
         if end >= lo:
             by_end.setdefault(end, set()).add(pid)
     for pid, m in word_hits(plain[lo:at], TRIGGERS.items(), value_at=at - lo):
         by_end.setdefault(lo + m.end(), set()).add(pid)
+        if _TRIGGER_TO_VALUE.fullmatch(plain, lo + m.end(), at) and \
+                not _COORDINATED.search(plain, max(0, lo + m.start() - 30), lo + m.start()):
+            triggered.setdefault(lo + m.end(), set()).add(pid)
     said = {end: items for end, pids in by_end.items()
             if (items := {p for p in pids if facts.datatype(p) == "wikibase-item"})}
     if not said:
-        return at, set(), set()
-    return max(said), said[max(said)], set().union(*said.values())
+        return at, set(), set(), set()
+    end = max(said)
+    return end, said[end], set().union(*said.values()), triggered.get(end, set()) & said[end]
 
 
 def names_property(pid: str, sentence: str, facts, before: int | None = None) -> bool:

@@ -273,9 +273,13 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
         checkpoint("claims", i, len(merged))
         verdicts.extend(checker.check([c.claim for c, _ in merged[i:i + CHECK_BATCH]]))
     kept = []
-    # (sentence, subject, property) of the values the graph links outright, each the graph's own value
+    # (sentence, subject, property) of the values the graph links outright, each the graph's own value — also where
+    # the words read the pair as another relation ("directed by" a screenwriter: the evidence is the same-object link)
     linked_values = {(c.sentence_index, c.claim.subject_id, c.claim.property_id)
                      for (c, _), v in zip(merged, verdicts) if c.reader == "linked" and v.verdict == SUPPORTED}
+    linked_values |= {(c.sentence_index, c.claim.subject_id, v.evidence[0].property)
+                      for (c, _), v in zip(merged, verdicts) if v.evidence and v.evidence[0].relation == "same-object"
+                      and v.evidence[0].subject == c.claim.subject_id}
     for (c, source), v in zip(merged, verdicts):
         a, b = sentences[c.sentence_index]
         # A tiny model's reading is a guess: it stays when the graph confirms it, or refutes it and the sentence
