@@ -8,7 +8,9 @@ import re
 
 from kgcheck.verifier.text.mentions import Mention
 from kgcheck.verifier.text.schema import GraphSchema
-from kgcheck.verifier.text.triggerwords import ITEM_TRIGGER_WINDOW, OBJECT_OPENS, TRIGGERS, word_hits
+from kgcheck.verifier.text.schema import PREPOSITIONS
+from kgcheck.verifier.text.subject import COPULA_ARTICLE
+from kgcheck.verifier.text.triggerwords import DETOUR_PARTICLES, ITEM_TRIGGER_WINDOW, OBJECT_OPENS, TRIGGERS, word_hits
 from kgcheck.verifier.text.words import WINDOW_WORDS, clause_start, names_before
 from kgcheck.verifier.values.dates import DateMatch, compare_dates
 
@@ -53,11 +55,13 @@ _POSSESSIVE = re.compile(r"['’](?:s\b|\s)")
 
 # "Titanic is a 1997 American romance film directed by": a name in the holder's own predicate noun describes the
 # holder; it is not another subject of the word after it.
-_HOLDER_IS_A = re.compile(r"\s*,?\s*(?:is|was|are|were)\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){0,4}")
+_HOLDER_IS_A = re.compile(r"\s*,?\s*" + COPULA_ARTICLE + r"\s+(?:[\w'’-]+\s+){0,4}")
 _INDEFINITE = re.compile(r"\b(?:a|an)\s+$", re.IGNORECASE)
-# A trigger word and its value with nothing between but a particle and determiners ("directed by the"), and the
-# participles a trigger word may be coordinated with ("written and directed by", "produced, written and directed").
-_TRIGGER_TO_VALUE = re.compile(r"(?:\s+(?:by|of|in|on|at|from|with|to|as)\b)?" + OBJECT_OPENS.pattern, re.IGNORECASE)
+# A trigger word and its value with nothing between but a particle (not one of purpose, time or motion: "directed
+# for the studio") and determiners ("directed by the"), and the participles a trigger word may be coordinated with
+# ("written and directed by", "produced, written and directed").
+_TRIGGER_PARTICLES = "|".join(sorted(PREPOSITIONS - {"for", "during", "into"}))
+_TRIGGER_TO_VALUE = re.compile(rf"(?:\s+(?:{_TRIGGER_PARTICLES})\b)?" + OBJECT_OPENS.pattern, re.IGNORECASE)
 _COORDINATED = re.compile(r"\b[a-z]+(?:ed|en|wn|ote)\s*(?:,|and|&|or)\s*$", re.IGNORECASE)
 _NOUN_AFTER = re.compile(r"\s+[a-z]")
 
@@ -165,7 +169,7 @@ def date_agrees(date, time: str, precision: int) -> bool:
         return False
 
 
-_PLACE_OR_TIME = re.compile(r"\s+(?:in|on|at|during)\s")
+_PLACE_OR_TIME = re.compile(rf"\s+(?:{DETOUR_PARTICLES})\s")
 
 
 def linked_to_later(text: str, c, subject: Mention, ms: list[Mention]) -> bool:

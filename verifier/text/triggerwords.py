@@ -43,7 +43,8 @@ ITEM_VALUED = frozenset(p for p in TRIGGERS if p not in ("P569", "P570", "P571",
 # during the 1970s by X". A phrase ending in a particle ("published by") still names its property there. The detour
 # is a preposition and a year or a name (capitalised words; "of", "and", "the" between them), so that "played in one
 # season for" or "based on the display technology in" is no detour.
-DETOUR = (r"(?i:in|on|at|during)\s+(?:(?i:the)\s+)?[A-Z0-9][\w'’.-]*"
+DETOUR_PARTICLES = r"in|on|at|during"  # the prepositions of a phrase of place or time
+DETOUR = (rf"(?i:{DETOUR_PARTICLES})\s+(?:(?i:the)\s+)?[A-Z0-9][\w'’.-]*"
           r"(?:\s+(?:[A-Z0-9][\w'’.-]*|of|and|the)){0,3}")
 DETOUR_WORDS = 6  # the most words a detour spans (its preposition, "the", a name or date of four)
 # Between a property word (and its particle: "directed by") and its object: punctuation and determiners.
