@@ -168,3 +168,43 @@ def test_a_two_letter_lower_case_word_is_no_name():
     weak: dict = {}
     find_mentions(TwoLetterKG(), text, split_sentences(text), None, weak)
     assert [text[s:e] for s, e, _ in weak[0]] == ["fencer"]
+
+
+class OpenerKG(NamesakeKG):
+    """'major' the military rank (labelled in lower case), 'Major' a town (a name), the Orkhon River."""
+    LABELS = {"major": [("Q983927", 20, 3, "label")], "orkhon river": [("Q237099", 30, 8, "label")],
+              "moscow": [("Q649", 300, 40, "label")]}
+    ENTITIES = {"Q983927": ("Q983927", "major", "military rank"),
+                "Q237099": ("Q237099", "Orkhon River", "river in Mongolia"), "Q649": ("Q649", "Moscow", "capital")}
+
+
+class TownOpenerKG(OpenerKG):
+    LABELS = dict(OpenerKG.LABELS, major=[("Q983927", 20, 3, "label"), ("Q99", 5, 2, "label")])
+    ENTITIES = dict(OpenerKG.ENTITIES, Q99=("Q99", "Major", "town"))
+
+
+def test_a_common_word_opening_a_sentence_is_no_name():
+    # "Major" is capitalised only because it opens the sentence, and the index labels every entity so named in lower
+    # case: a common word (weak), not the sentence's subject; in mid-sentence as before, it is no mention at all.
+    text = "Major tributaries of the Orkhon River are long. Moscow is big. Major is a rank."
+    weak: dict = {}
+    found = [(m.text, m.entity_id) for ms in find_mentions(OpenerKG(), text, split_sentences(text), None, weak)
+             for m in ms]
+    # A name opening its sentence stays one, and so does a common word its verb follows (as "Broccoli is").
+    assert found == [("Orkhon River", "Q237099"), ("Moscow", "Q649"), ("Major", "Q983927")]
+    assert [text[s:e] for s, e, _ in weak[0]] == ["Major"]
+    # A namesake the index labels with a capital (a town called Major) keeps the name a name.
+    found = [(m.text, m.entity_id) for ms in find_mentions(TownOpenerKG(), text, split_sentences(text)) for m in ms]
+    assert ("Major", "Q983927") in found or ("Major", "Q99") in found
+
+
+class RiverKG(NamesakeKG):
+    LABELS = {"east normanby river": [("Q1277955", 5, 4, "label")], "beni river": [("Q142604", 9, 9, "label")]}
+    ENTITIES = {"Q1277955": ("Q1277955", "East Normanby River", "river"), "Q142604": ("Q142604", "Beni River", "river")}
+
+
+def test_the_last_word_of_an_unknown_name_is_no_short_form_of_a_known_one():
+    # "River" of "the Tuichi River" (a name the index lacks) is not the East Normanby River named before it.
+    text = "Beni River is joined by the East Normanby River and the Tuichi River."
+    found = [(m.text, m.entity_id) for ms in find_mentions(RiverKG(), text, split_sentences(text)) for m in ms]
+    assert found == [("Beni River", "Q142604"), ("East Normanby River", "Q1277955")]

@@ -264,3 +264,33 @@ def test_functionality_measured_among_subjects_sharing_another_property(kg_of):
     assert v.verdict == REFUTED and v.exclusivity == "profile" and v.correction_ids == ("Q600",)
     assert "of the 29 other subjects that also hold sport hold several values" in v.reason
     assert verdict(kg, "City 0", "country", "Land 3").verdict == NOT_ENOUGH_INFO  # cities: no sport, open world
+
+
+def test_a_subject_holding_several_values_itself_is_not_refuted_by_the_measured_share(kg_of):
+    from conftest import fixture_builders
+    from kgcheck.verifier.claims.judge import holds_several
+
+    fx = fixture_builders()
+    # 60 countries with one seat of government each (measured: the property takes one value), and one listing
+    # three former seats without a date each (as France's capitals in wd50k, Paris missing).
+    countries = [fx.entity(f"Q{6000 + i}", f"Land {i}", "country", claims=[("P1", fx.item(f"Q{7000 + i}", None))])
+                 for i in range(60)]
+    seats = [fx.entity(f"Q{7000 + i}", f"Seat {i}", "city") for i in range(63)]
+    # Its largest city leads to the claimed seat (the trace test, trace.py, finds it near: no refutation there).
+    several = fx.entity("Q6100", "Francia", "country",
+                        claims=[("P1", fx.item(f"Q{7060 + i}", None)) for i in range(3)] + [("P2", fx.item("Q7009", None))])
+    dated = fx.entity("Q6101", "Dated", "country", claims=[
+        ("P1", fx.item("Q7000", None), {"qualifiers": [("P580", fx.time("+1900-01-01T00:00:00Z", 9))]}),
+        ("P1", fx.item("Q7001", None), {"qualifiers": [("P580", fx.time("+1950-01-01T00:00:00Z", 9))]})])
+    kg = kg_of(countries + seats + [several, dated, fx.prop("P1", "seat", "wikibase-item"),
+                                    fx.prop("P2", "largest city", "wikibase-item")])
+    assert KGFacts(kg).exclusivity("P1").exclusive
+    one = verdict(kg, "Land 3", "seat", "Seat 9")
+    assert one.verdict == REFUTED and one.exclusivity == "measured"
+    mine = verdict(kg, "Francia", "seat", "Seat 9")
+    assert mine.verdict == NOT_ENOUGH_INFO and "Francia holds several values itself" in mine.reason
+    # Values told apart by a time qualifier are a sequence, one at a time: the share still speaks for them.
+    assert verdict(kg, "Dated", "seat", "Seat 9").verdict == REFUTED
+    statements = kg.statements_for(["Q6100", "Q6101", "Q6003"])
+    assert holds_several(statements["Q6100"]) and not holds_several(statements["Q6101"])
+    assert not holds_several(statements["Q6003"])

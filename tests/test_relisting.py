@@ -37,7 +37,7 @@ def _films(fx, twelfth: str = "Q8012", rank: str = "normal", beside_z: bool = Fa
                              fx.prop("P279", "subclass of", "wikibase-item")]
 
 
-def _recheck(kg_of, tmp_path, old_graph, new_graph):
+def _recheck(kg_of, tmp_path, old_graph, new_graph, claimed: dict = CLAIM):
     from kgcheck.index.diff import IndexDiff
     from kgcheck.verifier.claims.check import Checker
     from kgcheck.verifier.claims.recheck import recheck
@@ -45,7 +45,7 @@ def _recheck(kg_of, tmp_path, old_graph, new_graph):
     from kgcheck.verifier.model import Claim
 
     old, new = kg_of(old_graph), kg_of(new_graph)
-    claim = Claim(**{k: v for k, v in CLAIM.items()})
+    claim = Claim(**claimed)
     before = Checker(old).check([claim])[0]
     results, out = tmp_path / "results.jsonl", tmp_path / "out.jsonl"
     results.write_text(json.dumps(verdict_to_dict(before)) + "\n")
@@ -88,5 +88,38 @@ def test_an_uncited_edit_that_leaves_the_claim_never_held_beside_a_value_recheck
                                           _films(fx, twelfth="Q8013", beside_z=True))
     assert before.verdict == "NOT_ENOUGH_INFO" and before.exclusivity == "none", before.reason
     assert full["verdict"] == "REFUTED" and full["exclusivity"] == "co-occurrence", full["reason"]
+    assert summary.rechecked == 1 and summary.listings_unmoved == 0
+    assert out == full
+
+
+def _directed(fx, stamped: int) -> list[dict]:
+    """Film X with thirteen directors, the first `stamped` each with its own start time (a sequence, one at a time),
+    the rest without one; sixty films with one director each (the property measured single-valued)."""
+    film = ("P31", fx.item("Q11424", None))
+    directors = [("P57", fx.item(f"Q{8000 + i}", None),
+                  {"qualifiers": [("P580", fx.time(f"+{1900 + i}-01-01T00:00:00Z", 9))]} if i <= stamped else {})
+                 for i in range(1, 14)]
+    # Its producer is Zed, the claimed director: the trace test (trace.py) finds Zed near it and refutes nothing.
+    films = [fx.entity("Q7100", "Film X", "film", claims=[film, ("P162", fx.item("Q8100", None))] + directors)]
+    films += [fx.entity(f"Q{7200 + i}", f"Film {i}", "film", claims=[film, ("P57", fx.item(f"Q{8300 + i}", None))])
+              for i in range(60)]
+    people = [fx.entity(f"Q{8000 + i}", f"Director {i}", "director") for i in range(1, 14)]
+    people += [fx.entity(f"Q{8300 + i}", f"Other director {i}", "director") for i in range(60)]
+    people += [fx.entity("Q8100", "Zed", "director")]
+    return films + people + [fx.entity("Q11424", "film"), fx.prop("P57", "director", "wikibase-item"),
+                             fx.prop("P162", "producer", "wikibase-item"), fx.prop("P31", "instance of", "wikibase-item")]
+
+
+def test_an_uncited_time_qualifier_edit_that_ends_several_values_at_once_rechecks_the_listing(kg_of, tmp_path):
+    """Film X holds two directors at once (two without a start time): the measured share (one director per film)
+    does not refute beside them. A start time given to the thirteenth (a statement the listing does not cite, a
+    qualifier-only edit) leaves every director its own time: the share refutes again."""
+    from conftest import fixture_builders
+
+    fx = fixture_builders()
+    claim = dict(CLAIM, predicate="director", property_id="P57")
+    before, summary, out, full = _recheck(kg_of, tmp_path, _directed(fx, 11), _directed(fx, 13), claim)
+    assert before.verdict == "NOT_ENOUGH_INFO" and "holds several values itself" in before.reason, before.reason
+    assert full["verdict"] == "REFUTED" and full["exclusivity"] == "measured", full["reason"]
     assert summary.rechecked == 1 and summary.listings_unmoved == 0
     assert out == full

@@ -42,6 +42,11 @@ def _subject_of(text, *names):
     ("Developed and marketed by Extreme Networks, AutoCAD was first released in 1982.",
      ("Extreme Networks", "AutoCAD"), "AutoCAD"),
     ("Born in 1950 in Lyon, Anna Smith was a painter.", ("Lyon", "Anna Smith"), "Anna Smith"),
+    # An irregular participle opens such a phrase too: the place it is set in is no subject.
+    ("Set in Seattle, Washington, in 1946, the novel is written in the voice of a narrator.",
+     ("Seattle", "Washington"), None),
+    ("Built in Lyon by Anna Smith, Tidewater was opened in 1987.", ("Lyon", "Anna Smith", "Tidewater"), "Tidewater"),
+    ("Set in Stone is a 2010 album.", ("Set in Stone",), "Set in Stone"),
     # So in an indefinite noun phrase set before the subject.
     ("A member of the Lyon Union, Anna Smith moved to Paris.", ("Lyon Union", "Anna Smith", "Paris"), "Anna Smith"),
     ("An American film by Anna Smith, Tidewater was released in 1987.", ("Anna Smith", "Tidewater"), "Tidewater"),

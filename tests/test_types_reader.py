@@ -88,8 +88,9 @@ def test_the_types_reader_takes_the_relation_the_nearest_property_word_names(kg_
 def test_a_place_of_death_no_one_was_born_in_can_still_be_a_birthplace(kg_of):
     """In a sparse graph Velden, a market town, is only a place of death, and Lena Ott's birthplace (Graz, a city)
     shares no class with it, while her residence does: once her residence was read. But market towns are what
-    birthplaces are too (words.may_be_value) and "born" names place of birth, so the types reader claims her
-    birthplace as the word states it (tagged triggers), flagged with Graz; "lives in Velden" stays her residence."""
+    birthplaces are too (words.may_be_value) and "born in" names place of birth right before it, so the words reader
+    claims her birthplace by the town's class (before 2026-11-30 the types reader did, tagged triggers), flagged with
+    Graz; "lives in Velden" stays her residence."""
     town = lambda qid, label: entity(qid, label, "market town", claims=[("P31", item("Q1637706", None))])  # noqa: E731
     extra = [prop("P20", "place of death", "wikibase-item"), prop("P551", "residence", "wikibase-item"),
              entity("Q1637706", "market town"), town("Q7050", "Velden"), town("Q7051", "Oberdorf"),
@@ -100,7 +101,7 @@ def test_a_place_of_death_no_one_was_born_in_can_still_be_a_birthplace(kg_of):
                                                              ("P551", item("Q7052", None))])]
     kg = kg_of(ENTITIES + extra)
     tc = _claim(verify_text(kg, "Lena Ott was born in Velden."), "Velden")
-    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q7151", "P19", "triggers")
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q7151", "P19", "words")
     assert tc.verdict.verdict != SUPPORTED and "Graz" in _graph_values(tc)
     lives = _claim(verify_text(kg, "Lena Ott lives in Velden."), "Velden")
     assert (lives.claim.property_id, lives.reader) == ("P551", "types")
@@ -254,10 +255,12 @@ def _publishers_graph(kg_of):
 @pytest.mark.parametrize("between", ["published in 1928 by", "published in London by", "published by"])
 def test_a_time_or_place_between_a_verb_and_its_particle_keeps_the_words_reading(kg_of, between):
     # "published ... by" names the publisher though "in 1928" stands inside it (triggerwords.DETOUR): the claim is
-    # the words' (tagged triggers) and REFUTED with the graph's publisher, not a kind-read guess left open.
+    # the words' (tagged triggers; right after "published by", the words reader's by the value's class) and REFUTED
+    # with the graph's publisher, not a kind-read guess (types) left open.
     kg = _publishers_graph(kg_of)
     wrong = _claim(verify_text(kg, f"The Winter Atlas was first {between} Kestrel Games."), "Kestrel Games")
-    assert (wrong.claim.property_id, wrong.reader, wrong.verdict.verdict) == ("P123", "triggers", REFUTED)
+    assert (wrong.claim.property_id, wrong.verdict.verdict) == ("P123", REFUTED)
+    assert wrong.reader == ("words" if between == "published by" else "triggers")
     assert "Harbour Press" in wrong.verdict.corrections
     right = _claim(verify_text(kg, f"The Winter Atlas was first {between} Harbour Press."), "Harbour Press")
     assert (right.claim.property_id, right.verdict.verdict) == ("P123", SUPPORTED)

@@ -237,3 +237,44 @@ def test_a_property_name_whose_particle_the_text_has_owns_the_word(kg_of):
                           claims=[("P1532", item(("Q17", "Q43")[i % 2], None))]) for i in range(30)])
     tc = _claim(verify_text(kg2, "Kenji Sato played for Turkey."), "Turkey")
     assert (tc.claim.property_id, tc.verdict.verdict) == ("P1532", REFUTED) and "Japan" in tc.verdict.corrections
+
+
+def test_a_value_without_a_class_is_of_the_class_its_role_implies(kg_of):
+    """Dan Moss has no class in the graph and is only ever a cast member: "directed by Dan Moss" still reads the
+    director (a cast member is a human, as directors are) rather than the cast the value's role would guess, and the
+    graph's director flags it. "written by" names a screenwriter and a composer alike: the role decides or nothing
+    is read as either, nor is a title without a particle before the name."""
+    cast = [prop("P161", "cast member", "wikibase-item"),
+            prop("P58", "screenwriter", "wikibase-item", aliases=["written by"]),
+            prop("P86", "composer", "wikibase-item", aliases=["written by"]),
+            entity("Q950", "Dan Moss"),  # no statement of his own
+            entity("Q807", "Sea Glass", "film", claims=[("P31", item("Q11424", None)), ("P57", item("Q903", None)),
+                                                        ("P161", item("Q901", None)), ("P86", item("Q902", None))]),
+            entity("Q808", "Tin Roof", "film", claims=[("P31", item("Q11424", None)), ("P161", item("Q950", None)),
+                                                       ("P58", item("Q901", None))])]
+    kg = kg_of(ENTITIES + cast)
+    tc = _claim(verify_text(kg, "Sea Glass was directed by Dan Moss."), "Dan Moss")
+    assert (tc.claim.property_id, tc.reader) == ("P57", "words") and tc.verdict.verdict != SUPPORTED
+    assert "Carla Moreau" in _graph_values(tc)
+    written = verify_text(kg, "Sea Glass is a film written by Dan Moss.").claims
+    assert not [c for c in written if c.claim.property_id in ("P58", "P86")]
+    # A title before the name, no particle, is said of the name ("publishing director Charb"): no director read.
+    titled = verify_text(kg, "Sea Glass thanked the director Dan Moss.").claims
+    assert not [c for c in titled if c.claim.property_id == "P57"]
+
+
+def test_a_value_named_beside_the_graphs_own_is_not_refuted(kg_of):
+    """Sixty films with one director each: a director the graph lacks is refuted — unless the same words also name
+    the graph's director ("directed by A and B"): then the sentence gives the film several directors, one confirmed,
+    and the other may be missing from the graph."""
+    films = [B.entity(f"Q{8400 + i}", f"Reel {i}", "film", claims=[("P31", item("Q11424", None)),
+                                                                     ("P57", item(("Q901", "Q902")[i % 2], None))])
+             for i in range(60)]
+    kg = kg_of(ENTITIES + films)
+    alone = _claim(verify_text(kg, "The Quiet Harbour was directed by Bruno Keller."), "Bruno Keller")
+    assert (alone.reader, alone.verdict.verdict) == ("words", REFUTED)
+    both = verify_text(kg, "The Quiet Harbour was directed by Alice Brandt and Bruno Keller.")
+    assert _claim(both, "Alice Brandt").verdict.verdict == SUPPORTED
+    second = _claim(both, "Bruno Keller")
+    assert (second.claim.property_id, second.verdict.verdict) == ("P57", "NOT_ENOUGH_INFO")
+    assert "also names a value of this property the graph holds" in second.verdict.reason

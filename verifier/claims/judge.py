@@ -6,7 +6,8 @@ property); C — any statement of the subject, ranked by similarity. On top of t
 - deprecated statements never support; preferred ones are the correction;
 - open world: REFUTED only where the graph's knowledge is exclusive — a single-value constraint
   of Wikidata (P2302), else a property few subjects hold with several values (measured; by class, value,
-  profile; co-occurrence; trace.py: a value nothing near the subject leads to), or a
+  profile — not for a subject the graph shows holding several at once; co-occurrence; trace.py: a value nothing
+  near the subject leads to), or a
   date / quantity far from every value the graph holds — or the graph says "no value"; otherwise
   NOT_ENOUGH_INFO "the graph lists X, Y, not Z" (the claimed value may be missing from the graph).
   `closed_world` restores the strict reading: any other value refutes;
@@ -16,7 +17,7 @@ property); C — any statement of the subject, ranked by similarity. On top of t
 from __future__ import annotations
 
 from abc import abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kgcheck.index.model import Statement
 from kgcheck.index.render import human_date, plain_value
@@ -24,6 +25,7 @@ from kgcheck.index.search import TIER
 
 from kgcheck.verifier.claims.compare import (CONFLICT, INCOMPARABLE, LESS_SPECIFIC, MATCH, MORE_PRECISE, MORE_SPECIFIC, NO_VALUE, SUPPORT_STRENGTH,
                       SUPPORTING, UNKNOWN, ClaimObject, GraphFacts, qualifiers_agree, relate)
+from kgcheck.index.constraints import TIME_SEPARATORS
 from kgcheck.index.model import QUANTITY, TIME
 from kgcheck.verifier.values.dates import YEAR, graph_date
 from kgcheck.verifier.values.quantities import QuantityMatch, compare_quantities
@@ -101,6 +103,18 @@ def _current(statements: list[Statement]) -> list[Statement]:
     if dated and len(dated) == len(usable):
         return [max(dated, key=_sort_key_time)]
     return usable
+
+
+def holds_several(statements: list[Statement]) -> bool:
+    """Several best values at once (index/measures.py best_sql's reading): preferred rank if any, else normal;
+    values told apart by their time qualifiers (TIME_SEPARATORS) are a sequence, not several at once."""
+    usable = [s for s in statements if s.rank != "deprecated" and s.value.kind not in ("somevalue", "novalue")]
+    best = [s for s in usable if s.rank == "preferred"] or usable
+    stamped: dict[frozenset, set[str]] = {}
+    for st in best:
+        stamp = frozenset((q.property, q.value.text) for q in st.qualifiers if q.property in TIME_SEPARATORS)
+        stamped.setdefault(stamp, set()).add(st.value.text)
+    return any(len(values) > 1 for values in stamped.values())
 
 
 def _ended(st: Statement) -> str | None:
@@ -213,6 +227,11 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
         if not exclusive.exclusive and exclusive.source != "constraint":
             by_profile = facts.profile_exclusivity(primary.pid, subject_id)
             exclusive = by_profile if by_profile is not None and by_profile.exclusive else exclusive
+        if exclusive.exclusive and exclusive.source != "constraint" and holds_several(primary_statements):
+            # A measured share says what most subjects hold; this one is seen holding several values at once, so the
+            # claimed one may be another of them (France's capitals without a date each: not "takes one value").
+            exclusive = replace(exclusive, source="none", exclusive=False,
+                                detail=f"{facts.label(subject_id) or subject_id} holds several values itself")
         if exclusive.exclusive:
             confidence = CONFIDENCE["constraint"] if exclusive.source == "constraint" else \
                 1.0 - max(exclusive.multi_share or 0.0, 0.03)

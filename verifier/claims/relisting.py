@@ -9,7 +9,9 @@ qualifiers or references, which a claim without qualifiers never reads) moves th
 new value is related to Z — equal, or above or below it in the located-in / subclass closure: the claim may then be
 supported or more specific — or when the by-value or co-occurrence test on the new held set refutes. The cited
 statements, the values the reason names and the property's other measures stay as they were (edits of those are
-keyed by recheck.py, remeasure.py and rehierarchy.py, whose hits are never skipped here). The reason's count of
+keyed by recheck.py, remeasure.py and rehierarchy.py, whose hits are never skipped here), and so does whether the
+subject holds several best values at once (a measured share does not refute beside them: judge.py), which an edit
+of a time qualifier may change. The reason's count of
 further values ("and N more") may then be stale, as the counts other unmoved verdicts quote.
 """
 from __future__ import annotations
@@ -35,7 +37,7 @@ def unmoved_listings(con, old_dir: str, new_dir: str, exclude: set[int]) -> set[
                    FROM listing_asked l JOIN changed_statements c USING (subject, property)
                    WHERE c.change = 'value'""")
     edits = con.execute("SELECT claim, z, old_entity, new_entity FROM listing_edits").fetchall()
-    moved = _moved_listing(con, old_statements)
+    moved = _moved_listing(con, old_statements) | _several_moved(con, parquet_path(old_dir, "subject_best"), best)
     # Related to Z in NEW's closure (as compare._relate_entity reads it for a claim given by id): the old value's
     # relation in OLD is NEW's unless a chain edit moved it (then rehierarchy.py keyed the claim, in EXCLUDE).
     above = closure_in(con, edges_sql(new_dir), {e for _, z, old, new in edits for e in (z, old, new)})
@@ -54,6 +56,19 @@ def unmoved_listings(con, old_dir: str, new_dir: str, exclude: set[int]) -> set[
     refuted = {r[0] for r in con.execute("SELECT claim FROM cooccurrence_refutes_on_new "
                                          "SEMI JOIN listing_asked USING (claim)").fetchall()}
     return (asked & exact) - moved - exclusive - refuted
+
+
+def _several_moved(con, old_best: str | None, new_best: str) -> set[int]:
+    """Claims of listing_asked whose subject holds several best values of the property on one build and not on the
+    other (an edit of a time qualifier can do it): the judge's own-several test (judge.holds_several, the reading
+    of subject_best) read otherwise there. Every claim when OLD has no such table."""
+    if old_best is None:
+        return {r[0] for r in con.execute("SELECT claim FROM listing_asked").fetchall()}
+    return {r[0] for r in con.execute(f"""
+        SELECT l.claim FROM listing_asked l
+        LEFT JOIN read_parquet('{old_best}') o USING (subject, property)
+        LEFT JOIN read_parquet('{new_best}') n USING (subject, property)
+        WHERE coalesce(o.n_best, 0) > 1 IS DISTINCT FROM coalesce(n.n_best, 0) > 1""").fetchall()}
 
 
 def _moved_listing(con, old_statements: str) -> set[int]:

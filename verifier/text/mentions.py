@@ -192,11 +192,12 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
         if all(c[0] != eid for c in by_norm.get(norm, ())):  # a label that is also an alias: one candidate
             by_norm.setdefault(norm, []).append((eid, sitelinks or 0, statements or 0))
     chosen: list[list[tuple]] = [[] for _ in sentences]
+    common = _common_openers(kg, text, grams, words, by_norm)
     for si, s, e, span, key, _ in sorted(grams, key=lambda g: (-(g[2] - g[1]), g[1], g[5])):
         cands = by_norm.get(key)
         if not cands:
             continue
-        if not cased(span) or inside_longer_name(text, s, e, words[si]):
+        if not cased(span) or (s, e) in common or inside_longer_name(text, s, e, words[si]):
             # A lower-case two-letter word ("de", "no", "us") is a function word far more often than a name.
             if weak is not None and (len(span) > 2 or cased(span)):
                 weak.setdefault(si, []).append((s, e, [c[0] for c in cands]))
@@ -252,6 +253,25 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
 _PERSONAL_NAME = re.compile(r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,3}")  # "Douglas Adams", not "Bank of America"
 
 
+# A lower-case word next that is no verb: the span is a modifier or a noun its phrase goes on from ("Major
+# tributaries", "Music critics", "Author of"), not a subject as "Broccoli is" or "Sockeye salmon (O. nerka)" are.
+_PHRASE_GOES_ON = re.compile(r"\s+(?!(?:is|was|are|were|has|have|had)\b)[a-z]")
+
+
+def _common_openers(kg, text: str, grams, words, by_norm) -> set[tuple[int, int]]:
+    """Spans opening their sentence whose only capital is the sentence's, that a lower-case word other than a verb
+    follows ("Major tributaries of ...") and whose every candidate the index labels in lower case (the rank
+    "major"): a common word, weak like any lower-case one."""
+    spans = {(s, e): by_norm[key] for si, s, e, span, key, _ in grams if key in by_norm and words[si] and
+             s == words[si][0][0] and span[:1].isupper() and not cased(span[1:]) and _PHRASE_GOES_ON.match(text, e)}
+    if not spans:
+        return set()
+    ids = sorted({c[0] for cands in spans.values() for c in cands})
+    labels = {i: label for i, label, _ in kg.lookup_in("SELECT id, label, description FROM entities WHERE id IN ({in})",
+                                                        ids)}
+    return {span for span, cands in spans.items() if all((labels.get(c[0]) or "")[:1].islower() for c in cands)}
+
+
 def _surnames(text: str, words, out: list[list[Mention]]) -> list[list[Mention]]:
     """A capitalised word that is the last word of a longer name mentioned before it is that entity
     ("Douglas Adams wrote ... Adams died"), whatever else the gazetteer would make of the word alone."""
@@ -261,7 +281,10 @@ def _surnames(text: str, words, out: list[list[Mention]]) -> list[list[Mention]]
         names = [m for m in taken.values() if _PERSONAL_NAME.fullmatch(m.text)]
         for s, e in words[si]:
             word = text[s:e]
-            if word in named and word[:1].isupper() and not any(a <= s < b for a, b in taken):
+            # Not the last word of another name the gazetteer does not know ("the Tuichi River" after "the East
+            # Normanby River").
+            if word in named and word[:1].isupper() and not any(a <= s < b for a, b in taken) and \
+                    not inside_longer_name(text, s, e, words[si]):
                 mentions = [m for m in mentions if not (m.start <= s < m.end)] + [Mention(s, e, word, named[word])]
             for m in names:
                 if m.end == e and m in mentions:

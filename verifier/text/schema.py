@@ -140,6 +140,18 @@ class GraphSchema:
         vc = self._value_classes.get(pid, {})
         return max((vc.get(c, 0.0) for c in classes), default=0.0)
 
+    def role_classes(self, role: dict[str, int]) -> set[str]:
+        """What a value the graph gives no class is, read off its role: each property it is a value of contributes
+        the class most of that property's typed values have, when most do (a cast member is a human)."""
+        self._load()
+        out = set()
+        for pid in role:
+            shares = self._value_classes.get(pid, {})
+            best = max(shares, key=shares.get, default=None)
+            if best is not None and shares[best] > 0.5:
+                out.add(best)
+        return out
+
     def roles(self, ids) -> dict[str, dict[str, int]]:
         """Per entity, how many statements of each property have it as their value: what the entity is
         *for* in the graph (a value of "director" is a director, whatever its class), known or not its class."""

@@ -21,9 +21,13 @@ _PREDICATE_BEFORE = re.compile(COPULA_ARTICLE + r"\s+(?:[\w'’-]+\s+){0,3}$", r
 _LIST_ITEM = re.compile(r",?\s+(?:and|or|&)\s+", re.IGNORECASE)  # between the last two names of a list
 _ANOTHER_ITEM = re.compile(r",?\s+(?:and|or|&)\s+[A-Z\"'“]|,\s*[A-Z\"'“]")  # another item after a name
 # A sentence opening on a participle and its preposition ("Written by", "Born in", "Directed by"): the names of
-# that phrase are its objects, the subject is the name its own verb follows.
-_PARTICIPLE = r"[a-z]+(?:ed|en|wn|rn|ng)"  # "Written", "Born", "Developed", "Featuring"
-_PARTICIPLE_OPENS = re.compile(r"\s*[A-Z]" + _PARTICIPLE + r"(?:,?\s+(?:and|or)\s+" + _PARTICIPLE +
+# that phrase are its objects, the subject is the name its own verb follows. Participles: "Written", "Born",
+# "Developed", "Featuring", and the common irregular ones English opens such a phrase with ("Set in Seattle,
+# Washington, the novel", "Built in 1890 by X, the bridge", "Led by X, the army").
+_IRREGULAR = r"set|built|made|shot|held|led|won|sung|sold|found|brought|bought|taught|kept|laid|hung|struck"
+_PARTICIPLE = r"(?:[a-z]+(?:ed|en|wn|rn|ng)|" + _IRREGULAR + ")"
+_PARTICIPLE_OPENS = re.compile(r"\s*(?:[A-Z][a-z]+(?:ed|en|wn|rn|ng)|(?:" + "|".join(
+    w.capitalize() for w in _IRREGULAR.split("|")) + r"))(?:,?\s+(?:and|or)\s+" + _PARTICIPLE +
                                r")?\s+(?:by|in|at|on|from|for|with)\b")  # "Developed and marketed by"
 # A sentence opening on a subordinate or prepositional phrase ("Following the dissolution of the Soviet Union,
 # Eduard Shevardnadze was"): the names before its comma are its objects unless their own verb follows ("When

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, MIN_VALUE_SHARE, GraphSchema, stem
+from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, MIN_VALUE_SHARE, PREPOSITIONS, GraphSchema, stem
 from kgcheck.verifier.text.triggerwords import (DETOUR, DETOUR_WORDS, ITEM_TRIGGER_WINDOW, OBJECT_OPENS, TRIGGERS,
                                                word_hits)
 from kgcheck.verifier.values import inside_dates
@@ -36,6 +36,7 @@ _WORD = re.compile(r"[\w][\w'’-]*")
 VERB_AFTER = re.compile(r"\s+(?:is|was|are|were|has|had)\b", re.IGNORECASE)  # a subject's verb right after it
 _ASIDE_OPENS = re.compile(r"\s*[(\[]")  # a bracketed aside right after a name
 OF_THEN = re.compile(r"\s+of\s+(?:(?:the|a|an)\s+)?", re.IGNORECASE)  # "tributary of the Nile": the value at "of"
+_PARTICLE_BEFORE = re.compile(r"\b(?:" + "|".join(sorted(PREPOSITIONS)) + r")\s+(?:(?:the|a|an)\s+)?$", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[;:()\[\]\"“”]|,\s+(?:and|but|while|which|who)\b")
 
 
@@ -270,9 +271,17 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
             # "a tributary of the Nile": the Nile holds the tributary (holders.py), unless the Nile's class is
             # what the word names ("the constellation of Cetus": Cetus is one).
             kinds = class_words(m_classes, facts)
-            found = [(d, p) for d, p in named_properties(sentence, m.start - a, lexicon, blocked=blocked,
+            named = [(d, p) for d, p in named_properties(sentence, m.start - a, lexicon, blocked=blocked,
                                                          holder_after_of=lambda name: name.words[-1] not in kinds)
-                     if schema.datatype(p) == "wikibase-item" and view.may_hold(p) and fits(p)]
+                     if schema.datatype(p) == "wikibase-item" and view.may_hold(p)]
+            found = [(d, p) for d, p in named if fits(p)]
+            by_role = bool(found)
+            if not found and _PARTICLE_BEFORE.search(sentence, 0, m.start - a):  # not "publishing director Charb"
+                # "directed by" an actor a sparse graph lists as no director: by class (or the one its role implies:
+                # a cast member is a human), if unambiguous.
+                by_class = [(d, p) for d, p in named if d == 0 and
+                            may_be_value(schema, role, m_classes or schema.role_classes(role), p)]
+                found = by_class if len(by_class) == 1 else []
             nearest = found[0][0] if found else None
             named_here = [p for d, p in found if d == nearest]
             # A word naming several properties, none of which the subject or its classes hold ("played for
@@ -293,7 +302,8 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
                 for d, p in found:
                     if p != best and p in held:
                         emit(si, subject, p, m.start, m.end, m.entity_id, reader="words")
-                continue
+                if by_role:  # else the role may still read another relation the words give ("written and directed")
+                    continue
         if "types" in readers:
             # The subject's properties whose values are like m: values sharing a class with m, or m being a
             # value of that property elsewhere in the graph (its role).
