@@ -111,7 +111,7 @@ def with_unattested(kg, row: dict, pools: dict) -> dict | None:
     with the wrong value and no statement of that property pointing at them, one picked by the row's id. None when
     there is none or the wrong value's text is not in the sentence."""
     from kgcheck.index.measures import INSTANCE_OF
-    from kgcheck.verifier.text.words import classes_of
+    from kgcheck.verifier.text.schema import classes_of
 
     b, wrong_id = row.get("broken") or {}, row.get("wrong_id")
     if row.get("kind") != "entity" or not wrong_id or row["wrong"] not in row["text"]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from kgcheck.verifier.text.schema import INSTANCE_OF
-from kgcheck.verifier.text.words import OF_THEN, classes_of, content_stems, long_name_spans, past_asides, whole_names
+from kgcheck.verifier.text.schema import INSTANCE_OF, classes_of
+from kgcheck.verifier.text.words import OF_THEN, content_stems, long_name_spans, past_asides, whole_names
 from kgcheck.verifier.values import inside_dates
 
 

@@ -41,9 +41,9 @@ from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.topic import retitled, title_claims, topic_names, with_topic
 from kgcheck.verifier.text.referents import (EarlierMentions, common_name, descriptions, earlier_referent,
                                              implied_subject, opening_relation, relation_noun)
-from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema
+from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema, classes_of, may_be_value
 from kgcheck.verifier.text.subject import COPULA_ARTICLE, main_description, named_subject
-from kgcheck.verifier.text.words import VERB_AFTER, SubjectView, classes_of, may_be_value
+from kgcheck.verifier.text.words import VERB_AFTER, SubjectView
 from kgcheck.verifier.text.triggers import TRIGGERS, in_brackets, read_triggers
 from kgcheck.verifier.values import find_dates, inside_dates
 

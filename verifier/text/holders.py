@@ -23,9 +23,8 @@ import re
 
 from kgcheck.index.measures import SUBCLASS_OF
 from kgcheck.index.text import normalise
-from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, stem
-from kgcheck.verifier.text.words import (SubjectView, class_words, classes_of, content_stems, fits_value, past_asides,
-                                         whole_names)
+from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, classes_of, fits_value, stem
+from kgcheck.verifier.text.words import SubjectView, class_words, content_stems, past_asides, whole_names
 
 # What joins the subject to its predicate: a copula, or a comma opening an apposition ("X, the director of Y,").
 _COPULA = re.compile(r"\s*,?\s*(?:is|was|are|were|has been|had been|became|becomes|remains|remained)\s+|"

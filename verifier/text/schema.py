@@ -22,6 +22,7 @@ FUNCTION_WORDS = frozenset("a an the of in on at to for by with and or is was ar
 PREPOSITIONS = frozenset("of in on at to for by with from as during into".split())
 MIN_CLASS_SHARE = 0.05  # a property fewer than 1 in 20 instances of the subject's classes hold is not theirs
 MIN_VALUE_SHARE = 0.05  # a class fewer than 1 in 20 of a property's typed values have is not a type it takes
+MIN_ROLE_STATEMENTS = 1  # one statement with a name as its value already says what the name is for
 # A last word ending the names of 1 in 5 time properties is a generic time noun (dense-dev: "date" ends 20 of 26
 # named ones, "time" 6; the next, "introduction", 4 and it is a name of its own).
 GENERIC_SHARE = 0.2
@@ -205,3 +206,25 @@ class GraphSchema:
                             lex[name.words[-2]].append(PropertyName(name.pid, name.words[:-1]))
                     self._lexicon = dict(lex)
         return self._lexicon
+
+
+def fits_value(schema, role: dict[str, int], classes, pid: str, unknown: bool) -> bool:
+    """Can a value with this `role` (the properties it is a value of elsewhere in the graph, with counts) and these
+    classes be a value of `pid`? Its role decides when it has one ("New Zealand" is no sport), else its class against
+    the classes of the property's values; `unknown` when the graph says neither (no class, or an untyped property)."""
+    if sum(role.values()) >= MIN_ROLE_STATEMENTS:
+        return role.get(pid, 0) > 0
+    if not classes or not schema.typed(pid):
+        return unknown
+    return schema.takes(pid, classes) >= MIN_VALUE_SHARE
+
+
+def may_be_value(schema, role: dict[str, int], classes, pid: str) -> bool:
+    """Can a name the words give as `pid`'s value be one: its role says so, or its classes are among those of pid's
+    values — a place no one's birthplace in a sparse graph (Paris: a place of death, a work location) may still be
+    one. A value the graph says nothing of may be."""
+    return fits_value(schema, role, classes, pid, unknown=True) or fits_value(schema, {}, classes, pid, unknown=False)
+
+
+def classes_of(eid: str, statements: dict) -> set[str]:
+    return {st.value.entity_id for st in statements.get(eid, ()) if st.property == INSTANCE_OF and st.value.entity_id}

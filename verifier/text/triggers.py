@@ -8,8 +8,8 @@ import re
 from kgcheck.verifier.text.mentions import TITLES
 from kgcheck.verifier.text.triggerwords import (DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE, ITEM_TRIGGER_WINDOW, ITEM_VALUED,
                                                TRIGGERS, word_hits)
-from kgcheck.verifier.text.schema import GraphSchema
-from kgcheck.verifier.text.words import classes_of, long_name_spans, may_be_value
+from kgcheck.verifier.text.schema import GraphSchema, classes_of, may_be_value
+from kgcheck.verifier.text.words import long_name_spans
 from kgcheck.verifier.values import find_quantities, inside_dates
 
 _PHRASE_WORD = r"(?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?)"  # a word of the phrase after the copula

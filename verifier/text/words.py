@@ -23,12 +23,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, MIN_VALUE_SHARE, PREPOSITIONS, GraphSchema, stem
+from kgcheck.verifier.text.schema import (FUNCTION_WORDS, INSTANCE_OF, PREPOSITIONS, GraphSchema, classes_of,
+                                         fits_value, may_be_value, stem)
 from kgcheck.verifier.text.triggerwords import (DETOUR, DETOUR_WORDS, ITEM_TRIGGER_WINDOW, OBJECT_OPENS, TRIGGERS,
                                                word_hits)
 from kgcheck.verifier.values import inside_dates
 
-MIN_ROLE_STATEMENTS = 1  # one statement with m as its value already says what m is for
 WINDOW_WORDS = 5  # property words at most this many words before the value ("was directed by X")
 AFTER_WORDS = 3  # or, for a date, this many after it ("in 1991 it was founded" is rarer: kept short)
 _FUNCTION_STEMS = frozenset(stem(f) for f in FUNCTION_WORDS)  # what may sit inside a name's words
@@ -161,28 +161,6 @@ def _start_of(words: tuple[str, ...], stems: list[str], k: int) -> int:
 def class_words(classes, facts) -> set[str]:
     """The stems of the words of these classes' labels ("constellation", "river", "film")."""
     return {stem(w) for c in classes for w in _WORD.findall((facts.label(c) or "").lower())}
-
-
-def fits_value(schema, role: dict[str, int], classes, pid: str, unknown: bool) -> bool:
-    """Can a value with this `role` (the properties it is a value of elsewhere in the graph, with counts) and these
-    classes be a value of `pid`? Its role decides when it has one ("New Zealand" is no sport), else its class against
-    the classes of the property's values; `unknown` when the graph says neither (no class, or an untyped property)."""
-    if sum(role.values()) >= MIN_ROLE_STATEMENTS:
-        return role.get(pid, 0) > 0
-    if not classes or not schema.typed(pid):
-        return unknown
-    return schema.takes(pid, classes) >= MIN_VALUE_SHARE
-
-
-def may_be_value(schema, role: dict[str, int], classes, pid: str) -> bool:
-    """Can a name the words give as `pid`'s value be one: its role says so, or its classes are among those of pid's
-    values — a place no one's birthplace in a sparse graph (Paris: a place of death, a work location) may still be
-    one. A value the graph says nothing of may be."""
-    return fits_value(schema, role, classes, pid, unknown=True) or fits_value(schema, {}, classes, pid, unknown=False)
-
-
-def classes_of(eid: str, statements: dict) -> set[str]:
-    return {st.value.entity_id for st in statements.get(eid, ()) if st.property == INSTANCE_OF and st.value.entity_id}
 
 
 @dataclass(frozen=True)
