@@ -93,9 +93,14 @@ def _sort_key_time(st: Statement) -> str:
     return ""
 
 
+def _usable(statements: list[Statement]) -> list[Statement]:
+    """The statements with a value that counts: not deprecated, not "some value" / "no value"."""
+    return [s for s in statements if s.rank != "deprecated" and s.value.kind not in ("somevalue", "novalue")]
+
+
 def _current(statements: list[Statement]) -> list[Statement]:
     """The values a correction should offer: preferred rank, else the latest dated, else all non-deprecated."""
-    usable = [s for s in statements if s.rank != "deprecated" and s.value.kind not in ("somevalue", "novalue")]
+    usable = _usable(statements)
     preferred = [s for s in usable if s.rank == "preferred"]
     if preferred:
         return preferred
@@ -108,7 +113,7 @@ def _current(statements: list[Statement]) -> list[Statement]:
 def holds_several(statements: list[Statement]) -> bool:
     """Several best values at once (index/measures.py best_sql's reading): preferred rank if any, else normal;
     values told apart by their time qualifiers (TIME_SEPARATORS) are a sequence, not several at once."""
-    usable = [s for s in statements if s.rank != "deprecated" and s.value.kind not in ("somevalue", "novalue")]
+    usable = _usable(statements)
     best = [s for s in usable if s.rank == "preferred"] or usable
     stamped: dict[frozenset, set[str]] = {}
     for st in best:

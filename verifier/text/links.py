@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 
 from kgcheck.verifier.text.mentions import Mention
-from kgcheck.verifier.text.schema import GraphSchema
-from kgcheck.verifier.text.schema import PREPOSITIONS
+from kgcheck.verifier.text.schema import PREPOSITIONS, GraphSchema
 from kgcheck.verifier.text.subject import COPULA_ARTICLE
 from kgcheck.verifier.text.triggerwords import DETOUR_PARTICLES, ITEM_TRIGGER_WINDOW, OBJECT_OPENS, TRIGGERS, word_hits
 from kgcheck.verifier.text.words import WINDOW_WORDS, clause_start, names_before

@@ -297,21 +297,21 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
             notes.append(f"LLM reading not kept ({v.verdict}): {c.claim.subject} | {c.claim.predicate} | "
                          f"{c.claim.object}")
             continue
-        if c.reader in GUESSED and v.verdict == REFUTED and \
-                (c.sentence_index, c.claim.subject_id, c.claim.property_id) in linked_values:
-            # The sentence names the graph's value of this property too ("available on floppy disk and CD-ROM",
-            # "Soyuz TM-3, Soyuz TM-8 and STS-51-J"): by its own words the property has several values here, so
-            # one the graph lacks may be missing from it rather than wrong (open world).
-            v = replace(v, verdict=NOT_ENOUGH_INFO, reason=v.reason + "; the sentence also names the graph's value of "
-                        "this property: a value beside it may be missing from the graph, not refuted")
-        elif c.reader not in GUESSED and v.verdict == REFUTED and v.exclusivity != "constraint" and \
-                (c.sentence_index, c.claim.subject_id, c.claim.property_id) in held_values:
-            # "directed by William Joyce and Brandon Oldenburg", the graph holding only Oldenburg: the words give the
-            # property several values and the graph confirms one, so a measured "takes one value" (or a trace) does
-            # not speak for this subject — as a subject seen holding several values is not refuted (judge.py). On
-            # text-factcheck-dev such refutations were wrong 26 times in 39 with a topic, 16 in 28 without.
-            v = replace(v, verdict=NOT_ENOUGH_INFO, reason=v.reason + "; the sentence also names a value of this "
-                        "property the graph holds: the others it names may be missing from the graph, not refuted")
+        # The sentence names the graph's value of this property too ("available on floppy disk and CD-ROM", "directed
+        # by William Joyce and Brandon Oldenburg", the graph holding only Oldenburg): by its own words the property has
+        # several values here, so one the graph lacks may be missing from it rather than wrong (open world) — as a
+        # subject seen holding several values is not refuted (judge.py). For a guessed relation, beside a value the
+        # graph links outright; for one the words state, beside any value the graph holds as read, unless a
+        # constraint makes the property single-valued (on text-factcheck-dev such refutations were wrong 26 times in
+        # 39 with a topic, 16 in 28 without).
+        guessed = c.reader in GUESSED
+        beside = (linked_values if guessed else held_values) if v.verdict == REFUTED else ()
+        if (c.sentence_index, c.claim.subject_id, c.claim.property_id) in beside and \
+                (guessed or v.exclusivity != "constraint"):
+            v = replace(v, verdict=NOT_ENOUGH_INFO, reason=v.reason + (
+                "; the sentence also names the graph's value of this property: a value beside it may be missing "
+                "from the graph, not refuted" if guessed else "; the sentence also names a value of this property "
+                "the graph holds: the others it names may be missing from the graph, not refuted"))
         elif c.reader == "types" and c.claim.object_id and v.verdict == REFUTED and not _swap_of_a_kind(kg, v):
             # The relation was guessed from the value's type, not stated: unless the graph's value is of the same
             # kind as the claimed one, the sentence may mean another relation; doubtful, not wrong.
