@@ -81,8 +81,35 @@ def test_the_types_reader_takes_the_relation_the_nearest_property_word_names(kg_
         ("Q809", "Low Tide", [("P1411", item("Q703", None))]), ("Q810", "High Water", [("P1411", item("Q703", None))])]]
     kg = kg_of(ENTITIES + props + shells + films)
     tc = _claim(verify_text(kg, "Night Ferry won the Bronze Shell."), "Bronze Shell")
-    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q808", "P166", "types")
+    # the word stands right before the value: the relation is stated, no longer a type's guess (the triggers tag)
+    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q808", "P166", "triggers")
     assert tc.verdict.verdict != SUPPORTED
+    # a word further off only breaks the tie between the properties the value's type fits
+    far = _claim(verify_text(kg, "Night Ferry won praise and, later that year, the Bronze Shell."), "Bronze Shell")
+    assert (far.claim.property_id, far.reader) == ("P166", "types")
+
+
+def test_a_property_word_right_before_a_type_read_value_states_the_relation(kg_of):
+    """Ottawa is a capital, Hong Kong a city, and Ottawa fills "filming location" less often than "place of birth":
+    read by type alone, "in Ottawa" is no swap of a kind, only doubtful (NOT_ENOUGH_INFO). "filmed in Ottawa" states
+    the relation, so the graph's one filming location refutes it (30 films, one filming location each)."""
+    props = [B.prop("P915", "filming location", "wikibase-item", aliases=["filmed at"])]
+    places = [B.entity("Q515", "city"), B.entity("Q5119", "capital"),
+              B.entity("Q8646", "Hong Kong", claims=[("P31", item("Q515", None))]),
+              B.entity("Q1930", "Ottawa", claims=[("P31", item("Q5119", None))])]
+    people = [B.entity(f"Q{4100 + i}", f"Ann Lee {i}", claims=[("P19", item("Q1930", None))]) for i in range(2)]
+    films = [B.entity("Q462155", "The Jade Lantern", "film",
+                      claims=[("P31", item("Q11424", None)), ("P915", item("Q8646", None))]),
+             B.entity("Q4200", "Snow Bridge", "film", claims=[("P31", item("Q11424", None)), ("P915", item("Q1930", None))])]
+    films += [B.entity(f"Q{4300 + i}", f"Reel {i}", "film",
+                       claims=[("P31", item("Q11424", None)), ("P915", item("Q8646", None))]) for i in range(30)]
+    kg = kg_of(ENTITIES + props + places + people + films)
+    stated = _claim(verify_text(kg, "The Jade Lantern was the first film to be filmed in Ottawa."), "Ottawa")
+    assert (stated.claim.property_id, stated.reader, stated.verdict.verdict) == ("P915", "triggers", REFUTED)
+    assert "Hong Kong" in stated.verdict.corrections
+    guessed = _claim(verify_text(kg, "The Jade Lantern opens with a long night in Ottawa."), "Ottawa")
+    assert (guessed.claim.property_id, guessed.reader) == ("P915", "types")
+    assert guessed.verdict.verdict not in (REFUTED, SUPPORTED)
 
 
 def test_a_place_of_death_no_one_was_born_in_can_still_be_a_birthplace(kg_of):

@@ -57,6 +57,14 @@ def _word_says(sentence: str, at: int, pids: set[str]) -> str | None:
     return next(iter(named)) if len(named) == 1 else None
 
 
+def _word_right_before(sentence: str, at: int, pid: str) -> bool:
+    """A property word of the triggers list for PID ends right before offset AT, only punctuation and determiners
+    between ("filmed in Ottawa", "won the Golden Bear"): the sentence states that relation of the value."""
+    before = sentence[clause_start(sentence, at):at]
+    return any(OBJECT_OPENS.fullmatch(before, m.end()) for _, m in
+               word_hits(before, [(pid, TRIGGERS.get(pid, ()))], value_at=len(before)))
+
+
 def clause_start(sentence: str, at: int) -> int:
     last = 0
     for m in _CLAUSE_BREAK.finditer(sentence, 0, at):
@@ -319,11 +327,16 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
                         and schema.datatype(p) == "wikibase-item" and may_be_value(schema, role, m_classes, p)}
                 said = _word_says(sentence, m.start - a, set(scores) | kind) if len(ranked) > 1 or kind else None
                 if said:  # "won the Academy Award for Best Actor": awarded, though nominations outnumber awards
-                    emit(si, subject, said, m.start, m.end, m.entity_id, reader="triggers" if said in kind else "types")
+                    # stated when the word stands right before the value, else a type's guess the word broke a tie of
+                    stated = said in kind or _word_right_before(sentence, m.start - a, said)
+                    emit(si, subject, said, m.start, m.end, m.entity_id, reader="triggers" if stated else "types")
                 elif len(ranked) == 1 or ranked[0][1] > ranked[1][1]:  # a clear best, else no claim
-                    # read off the property's kind alone: the last guess, after the readers that go by words
-                    (guess if ranked[0][0] in of_kind_only else emit)(si, subject, ranked[0][0], m.start, m.end,
-                                                                       m.entity_id, reader="types")
+                    best = ranked[0][0]
+                    if _word_right_before(sentence, m.start - a, best):  # "filmed in Ottawa": stated, not guessed
+                        emit(si, subject, best, m.start, m.end, m.entity_id, reader="triggers")
+                    else:  # read off the property's kind alone: the last guess, after the readers that go by words
+                        (guess if best in of_kind_only else emit)(si, subject, best, m.start, m.end, m.entity_id,
+                                                                  reader="types")
 
 
 def content_stems(phrase: str) -> tuple[str, ...]:
