@@ -97,3 +97,34 @@ def test_a_wrong_country_is_a_conflict_not_more_specific_through_a_namesake():
     assert _relate_entity(santiago, "Q145", _Facts()) == MORE_SPECIFIC
     earth = ClaimObject("Earth", linked_ids=("Q2",))
     assert _relate_entity(earth, "Q298", _Facts()) == LESS_SPECIFIC
+
+
+def test_a_text_claim_naming_the_graphs_value_is_not_refuted_through_a_namesakes_link(kg_of):
+    """The text's "Sense and Sensibility" was linked to the film of that title; the graph's "based on" value is the
+    novel of the same label. The words name the graph's value, so the claim is judged with it: SUPPORTED. A name
+    that is no label of the graph's value ("Emma") stays REFUTED."""
+    from kgcheck.verifier.claims.check import Checker
+    from kgcheck.verifier.model import REFUTED, SUPPORTED
+    from kgcheck.verifier.text.extract import SpanClaim
+    from kgcheck.verifier.text.verify import _read_as_the_graphs_namesake
+
+    based_on = lambda qid, label, work: fx.entity(qid, label, "film", claims=[("P144", fx.item(work, None))])  # noqa: E731
+    kg = kg_of([fx.prop("P144", "based on", "wikibase-item"),
+                fx.entity("Q274744", "Sense and Sensibility", "novel by Jane Austen"),
+                fx.entity("Q643263", "Sense and Sensibility", "1995 film"), fx.entity("Q208", "Emma", "1996 film"),
+                fx.entity("Q209", "Persuasion", "novel by Jane Austen"),
+                based_on("Q1723681", "Kandukondain Kandukondain", "Q274744")] +
+               [based_on(f"Q{5000 + i}", f"Remake {i}", ("Q274744", "Q209")[i % 2]) for i in range(30)])
+    checker = Checker(kg)
+
+    def claim(obj, obj_id):
+        return (SpanClaim(Claim(id=obj, subject="Kandukondain Kandukondain", predicate="based on", object=obj,
+                                subject_id="Q1723681", property_id="P144", object_id=obj_id), 0, 0, len(obj),
+                          "triggers"), "kg")
+
+    merged = [claim("Sense and Sensibility", "Q643263"), claim("Emma", "Q208")]
+    verdicts = checker.check([c.claim for c, _ in merged])
+    assert [v.verdict for v in verdicts] == [REFUTED, REFUTED]
+    _read_as_the_graphs_namesake(kg, checker, merged, verdicts)
+    assert [v.verdict for v in verdicts] == [SUPPORTED, REFUTED]
+    assert merged[0][0].claim.object_id == "Q274744" and merged[1][0].claim.object_id == "Q208"

@@ -189,6 +189,27 @@ def related_facts(kg, checker: Checker, text: str, subject_ids: list[str], n: in
             for score, st in chosen]
 
 
+def _read_as_the_graphs_namesake(kg, checker: Checker, merged: list, verdicts: list[Verdict]) -> None:
+    """A REFUTED claim whose words are the very label of a value the graph gives instead ("based on … novel Sense and
+    Sensibility": the name linked to the film of that title, the graph's value the novel) is judged again with that
+    value: the name has both readings, so the text is not wrong by its words. Replaces both in place."""
+    redo = {i: [x for x in v.correction_ids if x and x != c.claim.object_id]
+            for i, ((c, _), v) in enumerate(zip(merged, verdicts)) if v.verdict == REFUTED and c.claim.object_id}
+    redo = {i: others for i, others in redo.items() if others}
+    if not redo:
+        return
+    labels = kg.labels({x for others in redo.values() for x in others})
+    again = []
+    for i, others in redo.items():
+        (c, source), name = merged[i], normalise(merged[i][0].claim.object)
+        same = next((x for x in others if name and normalise(labels.get(x) or "") == name), None)
+        if same:
+            merged[i] = (replace(c, claim=replace(c.claim, object_id=same)), source)
+            again.append(i)
+    for i, v in zip(again, checker.check([merged[i][0].claim for i in again])):
+        verdicts[i] = v
+
+
 GUESSED = ("types", "triggers")  # readers that take the relation from the value's type or a nearby word
 
 
@@ -272,6 +293,7 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
     for i in range(0, len(merged), CHECK_BATCH):  # in batches, so that a deadline can stop a long text here
         checkpoint("claims", i, len(merged))
         verdicts.extend(checker.check([c.claim for c, _ in merged[i:i + CHECK_BATCH]]))
+    _read_as_the_graphs_namesake(kg, checker, merged, verdicts)
     kept = []
     # (sentence, subject, property) of the values the graph links outright, each the graph's own value — also where
     # the words read the pair as another relation ("directed by" a screenwriter: the evidence is the same-object link)
