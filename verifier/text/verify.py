@@ -20,6 +20,7 @@ from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema
 from kgcheck.verifier.text.extract import READERS, SpanClaim, extract_claims, names_property
+from kgcheck.verifier.text.repair import repair_mojibake
 from kgcheck.verifier.text.words import properties_named_by
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Verdict
 from kgcheck.verifier.formats.serialize import verdict_to_dict
@@ -278,8 +279,12 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
     """
     checker = checker or Checker(kg)
     topic = resolve_topic(kg, about) if about else None
-    sentences, kg_claims = extract_claims(kg, checker.facts, text, llm, properties, readers, topic)
     notes = []
+    repaired = repair_mojibake(text)  # the report's text and spans are the repaired text's
+    if repaired != text:
+        notes.append("mojibake repaired before reading (UTF-8 read as Windows-1252: 'KÃ¶ping' for 'Köping')")
+        text = repaired
+    sentences, kg_claims = extract_claims(kg, checker.facts, text, llm, properties, readers, topic)
     llm_claims = []
     if llm is not None:
         try:
