@@ -106,7 +106,7 @@ def test_a_text_claim_naming_the_graphs_value_is_not_refuted_through_a_namesakes
     from kgcheck.verifier.claims.check import Checker
     from kgcheck.verifier.model import REFUTED, SUPPORTED
     from kgcheck.verifier.text.extract import SpanClaim
-    from kgcheck.verifier.text.verify import _read_as_the_graphs_namesake
+    from kgcheck.verifier.text.refutations import read_as_the_graphs_namesake as _read_as_the_graphs_namesake
 
     based_on = lambda qid, label, work: fx.entity(qid, label, "film", claims=[("P144", fx.item(work, None))])  # noqa: E731
     kg = kg_of([fx.prop("P144", "based on", "wikibase-item"),

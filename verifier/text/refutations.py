@@ -1,0 +1,85 @@
+"""Whether a text claim's REFUTED stands, given how its value was read: a name that is also the label of the graph's
+value (a namesake the linker did not pick), or a relation guessed from the value's type between values of different
+kinds (verify.py asks both)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kgcheck.index.text import normalise
+from kgcheck.verifier.claims.check import Checker
+from kgcheck.verifier.model import REFUTED, Verdict
+from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema
+from kgcheck.verifier.text.words import properties_named_by
+
+
+def read_as_the_graphs_namesake(kg, checker: Checker, merged: list, verdicts: list[Verdict]) -> None:
+    """A REFUTED claim whose words are the very label of a value the graph gives instead ("based on … novel Sense and
+    Sensibility": the name linked to the film of that title, the graph's value the novel) is judged again with that
+    value: the name has both readings, so the text is not wrong by its words. Replaces both in place."""
+    redo = {i: [x for x in v.correction_ids if x and x != c.claim.object_id]
+            for i, ((c, _), v) in enumerate(zip(merged, verdicts)) if v.verdict == REFUTED and c.claim.object_id}
+    redo = {i: others for i, others in redo.items() if others}
+    if not redo:
+        return
+    labels = kg.labels({x for others in redo.values() for x in others})
+    again = []
+    for i, others in redo.items():
+        (c, source), name = merged[i], normalise(merged[i][0].claim.object)
+        same = next((x for x in others if name and normalise(labels.get(x) or "") == name), None)
+        if same:
+            merged[i] = (replace(c, claim=replace(c.claim, object_id=same)), source)
+            again.append(i)
+    for i, v in zip(again, checker.check([merged[i][0].claim for i in again])):
+        verdicts[i] = v
+
+
+def swap_of_a_kind(kg, v: Verdict) -> bool:
+    """The claimed value fills this property in the graph as often as any other (its likeliest role), or every value
+    the graph gives instead shares a class with it (a league for a league, a person for a person) or has a class named
+    after the property as it has ("music genre", "film genre": genres) — or, where the
+    graph gives one of them no class to compare, the claimed value fills this property somewhere; and no name holds
+    the other's words ("Greek" / "Ancient Greek", "navy" / "German Navy" are readings of one name, not a swap), nor
+    is the text's a common noun where the graph has only proper names: then a relation guessed from the value's type
+    is as good as a stated one."""
+    claimed = v.claim.object_id
+    others = [i for i in v.correction_ids if i and i != claimed]
+    if not claimed or not others:
+        return False
+    words = set(normalise(v.claim.object).split())
+    graph_names = [e.value for e in v.evidence if e.value_id in others]
+    for label in (set(normalise(name).split()) for name in graph_names):
+        if words and (words <= label or label <= words):
+            return False
+    # A common noun of the text ("a general of the PLA") against values the graph names only as proper names
+    # ("Shang Jiang", that army's rank): the word may be the generic term for the graph's value, not another one.
+    if v.claim.object[:1].islower() and graph_names and all(name[:1].isupper() for name in graph_names):
+        return False
+    role = GraphSchema.of(kg).roles([claimed]).get(claimed, {})
+    # the claimed value is used in the graph as this property's value at least as often as any other's (its likeliest
+    # reading; bench/HISTORY.md says what asking a majority instead cost): it is a value of that kind
+    if role and role.get(v.claim.property_id, 0) >= max(role.values()):
+        return True
+    # a value the graph uses in other roles and never in this one (a director named in a film's sentence, read as its
+    # composer because composer is the one person-valued property the film holds): a class both share, "human",
+    # does not make it a value of this kind
+    if role and not role.get(v.claim.property_id):
+        return False
+    fetched = kg.statements_for([claimed, *others], properties=(INSTANCE_OF,))
+    classes = {i: {st.value.entity_id for st in fetched.get(i, ()) if st.value.entity_id} for i in [claimed, *others]}
+    if all(classes[claimed] & classes[i] for i in others):
+        return True
+    # A claimed value of a class named after the property ("drum and bass", a music genre, for a genre) against values
+    # of such classes too ("film genre"), or of none (a value of the property is of its kind): the graph does not
+    # join the classes, their names say they are of one kind.
+    lexicon, pid = GraphSchema.of(kg).lexicon(), v.claim.property_id
+    labels = kg.labels(set().union(*classes.values()))
+
+    def named_kind(i: str) -> bool:
+        return any(pid in properties_named_by(labels.get(c) or "", lexicon) for c in classes[i])
+
+    if named_kind(claimed) and all(named_kind(i) or not classes[i] for i in others):
+        return True
+    # Classless values (a sparse graph's people and companies) cannot be compared: a value the graph gives this
+    # property elsewhere ("Joseph Barbera", a screenwriter of other films) is of its kind, one it never does is not
+    unknown = not classes[claimed] or not all(classes[i] for i in others)
+    return unknown and role.get(v.claim.property_id, 0) > 0
