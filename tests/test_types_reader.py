@@ -324,30 +324,3 @@ def test_values_of_classes_named_after_the_property_are_of_a_kind(kg_of):
     swap = _claim(verify_text(kg2, "Hello Stranger is a short drum and bass film."), "drum and bass")
     assert (swap.claim.property_id, swap.verdict.verdict) == ("P136", REFUTED)
     assert "comedy horror" in swap.verdict.corrections
-
-
-def test_a_value_used_in_other_roles_only_is_no_swap_of_a_kind(kg_of):
-    """Both people are human, but Rob Ford is a director in the graph and nobody's composer: read as the film's
-    composer (the one person-valued property it holds), the claim is doubtful, not wrong (NOT_ENOUGH_INFO). Ann Vale,
-    a composer elsewhere, against the graph's composer is a swap of a kind: REFUTED."""
-    from kgcheck.verifier.claims.check import Checker
-    from kgcheck.verifier.model import Claim
-    from kgcheck.verifier.text.refutations import swap_of_a_kind
-
-    def person(qid, label):
-        return entity(qid, label, "person", claims=[("P31", item("Q5", None))])
-
-    def film(qid, label, **claims):
-        return entity(qid, label, "film", claims=[("P31", item("Q11424", None))] +
-                      [(p, item(v, None)) for p, v in claims.items()])
-
-    kg2 = kg_of(ENTITIES + [prop("P86", "composer", "wikibase-item"),
-                            person("Q9001", "Mia Hart"), person("Q9002", "Rob Ford"), person("Q9003", "Ann Vale"),
-                            film("Q9100", "Blue Orchard", P86="Q9001"), film("Q9101", "Far Light", P57="Q9002"),
-                            film("Q9102", "Iron Bay", P86="Q9003")] +
-                [film(f"Q{9200 + i}", f"Score {i}", P86=("Q9001", "Q9003")[i % 2]) for i in range(30)])
-    refuted = Checker(kg2).check([Claim(id="c", subject="Blue Orchard", predicate="composer", object=name,
-                                        subject_id="Q9100", property_id="P86", object_id=qid)
-                                  for qid, name in (("Q9002", "Rob Ford"), ("Q9003", "Ann Vale"))])
-    assert [v.verdict for v in refuted] == [REFUTED, REFUTED]
-    assert [swap_of_a_kind(kg2, v) for v in refuted] == [False, True]

@@ -59,11 +59,6 @@ def swap_of_a_kind(kg, v: Verdict) -> bool:
     # reading; bench/HISTORY.md says what asking a majority instead cost): it is a value of that kind
     if role and role.get(v.claim.property_id, 0) >= max(role.values()):
         return True
-    # a value the graph uses in other roles and never in this one (a director named in a film's sentence, read as its
-    # composer because composer is the one person-valued property the film holds): a class both share, "human",
-    # does not make it a value of this kind
-    if role and not role.get(v.claim.property_id):
-        return False
     fetched = kg.statements_for([claimed, *others], properties=(INSTANCE_OF,))
     classes = {i: {st.value.entity_id for st in fetched.get(i, ()) if st.value.entity_id} for i in [claimed, *others]}
     if all(classes[claimed] & classes[i] for i in others):
