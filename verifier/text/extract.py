@@ -41,7 +41,7 @@ from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.topic import retitled, title_claims, topic_names, with_topic
 from kgcheck.verifier.text.referents import (EarlierMentions, common_name, descriptions, earlier_referent,
                                              implied_subject, opening_relation, relation_noun)
-from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema, classes_of, may_be_value
+from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema, entity_may_be_value
 from kgcheck.verifier.text.subject import COPULA_ARTICLE, main_description, named_subject
 from kgcheck.verifier.text.words import VERB_AFTER, SubjectView
 from kgcheck.verifier.text.triggers import TRIGGERS, in_brackets, read_triggers
@@ -127,7 +127,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
     def may_say(holder: Mention, pid: str, value: str) -> bool:  # the holder may hold pid, the value be its value
         schema = GraphSchema.of(kg)
         return SubjectView.of(kg, holder, statements, (), 0).may_hold(pid) and \
-            may_be_value(schema, schema.roles([value])[value], classes_of(value, statements), pid)
+            entity_may_be_value(schema, value, statements, pid)
 
     # The question's topic stands before the text, as a subject named before its first sentence.
     lexicon = _lexicon(kg)  # text -> the properties it names: for the descriptions that name a relation

@@ -226,5 +226,10 @@ def may_be_value(schema, role: dict[str, int], classes, pid: str) -> bool:
     return fits_value(schema, role, classes, pid, unknown=True) or fits_value(schema, {}, classes, pid, unknown=False)
 
 
+def entity_may_be_value(schema, eid: str, statements: dict, pid: str) -> bool:
+    """`may_be_value` of an entity by its id: its role in the graph, its classes from STATEMENTS (by subject)."""
+    return may_be_value(schema, schema.roles([eid])[eid], classes_of(eid, statements), pid)
+
+
 def classes_of(eid: str, statements: dict) -> set[str]:
     return {st.value.entity_id for st in statements.get(eid, ()) if st.property == INSTANCE_OF and st.value.entity_id}

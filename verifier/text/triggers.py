@@ -8,7 +8,7 @@ import re
 from kgcheck.verifier.text.mentions import TITLES
 from kgcheck.verifier.text.triggerwords import (DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE, ITEM_TRIGGER_WINDOW, ITEM_VALUED,
                                                TRIGGERS, word_hits)
-from kgcheck.verifier.text.schema import GraphSchema, classes_of, may_be_value
+from kgcheck.verifier.text.schema import GraphSchema, entity_may_be_value
 from kgcheck.verifier.text.words import long_name_spans
 from kgcheck.verifier.values import find_quantities, inside_dates
 
@@ -83,7 +83,7 @@ def clause_subject(sentence: str, a: int, ms, subject, value, word_start: int):
 
 def _may_be_value(facts, statements: dict, eid: str, pid: str) -> bool:
     schema = GraphSchema.of(facts.kg)
-    return may_be_value(schema, schema.roles([eid])[eid], classes_of(eid, statements), pid)
+    return entity_may_be_value(schema, eid, statements, pid)
 
 
 def in_brackets(text: str, start: int, at: int) -> bool:
