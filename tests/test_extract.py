@@ -48,6 +48,15 @@ def test_quantities_attach_to_population_and_area(mini_kg):
     assert props.get("12 million") == "P1082" and props.get("30,689 km2") == "P2046"
 
 
+def test_a_quantity_in_units_of_another_dimension_is_not_the_named_property(mini_kg):
+    # the graph gives Belgium's area in km² (an area): a length after "area" is no area, a bare number may be one
+    got = claims_of(mini_kg, "Belgium covers 30,689 km2 in area and its coast is 67 kilometres long.")
+    props = {span: pid for span, _, pid, _ in got}
+    assert props.get("30,689 km2") == "P2046" and "67 kilometres" not in props
+    bare = {span: pid for span, _, pid, _ in claims_of(mini_kg, "Belgium has an area of 30,689.")}
+    assert bare.get("30,689") == "P2046"
+
+
 def test_property_the_subject_lacks_still_yields_a_claim(mini_kg):
     """"head of state" has no statement for Belgium: a claim (→ NOT_ENOUGH_INFO), not silence."""
     text = "Belgium's capital is Brussels and its head of state is a king."

@@ -16,6 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from kgcheck.index.measures import INSTANCE_OF  # Wikidata's own class property: the schema is read through it
+from kgcheck.verifier.values.units import dimension_of
 # Function words carry no property meaning ("date of birth" is matched on "date", "birth").
 FUNCTION_WORDS = frozenset("a an the of in on at to for by with and or is was are were be been from as its it his "
                            "her their this that which who s during than into".split())
@@ -68,6 +69,7 @@ class GraphSchema:
         self._datatypes: dict[str, str] | None = None
         self._lexicon: dict[str, list[PropertyName]] | None = None
         self._usage: dict[str, int] = {}
+        self._dimensions: dict[str, set[str]] = {}
 
     @classmethod
     def of(cls, kg) -> "GraphSchema":
@@ -116,6 +118,16 @@ class GraphSchema:
         """How many statements of `pid` the graph holds: among properties a word names, the common one."""
         self._load()
         return self._usage.get(pid, 0)
+
+    def unit_dimensions(self, pid: str) -> set[str]:
+        """The dimensions (values.units) of the units the graph's quantities of PID are given in: "area" for an area
+        in km², ha or sq mi; empty when the graph holds none in a known unit."""
+        with self._lock:
+            if pid not in self._dimensions:
+                rows = self.kg.sql("SELECT DISTINCT unit FROM statements WHERE property = ? AND amount IS NOT NULL",
+                                   [pid])
+                self._dimensions[pid] = {d for (unit,) in rows if (d := dimension_of(unit))}
+            return self._dimensions[pid]
 
     def datatype(self, pid: str) -> str | None:
         self._load()

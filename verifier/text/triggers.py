@@ -11,6 +11,7 @@ from kgcheck.verifier.text.triggerwords import (DATE_TRIGGER_AFTER, DATE_TRIGGER
 from kgcheck.verifier.text.schema import GraphSchema, entity_may_be_value
 from kgcheck.verifier.text.words import long_name_spans
 from kgcheck.verifier.values import find_quantities, inside_dates
+from kgcheck.verifier.values.units import unit_for_text
 
 _PHRASE_WORD = r"(?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?)"  # a word of the phrase after the copula
 _COPULA = re.compile(r"\s+(?:is|was|are|were|has been|had been)\s+(" + _PHRASE_WORD + "{1,6})", re.IGNORECASE)
@@ -100,7 +101,8 @@ def read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, 
     props_of = {st.property for st in own}
     word_at: dict[str, int] = {}  # where `triggered` found the nearest word (its start in the sentence)
     names = [(x.start - a, x.end - a) for x in ms]
-    long_names = long_name_spans(sentence, GraphSchema.of(facts.kg).lexicon())
+    schema = GraphSchema.of(facts.kg)
+    long_names = long_name_spans(sentence, schema.lexicon())
 
     def triggered(datatype: str, at: int | None = None, window: int | None = None,
                   after: int | None = None) -> list[str]:
@@ -169,7 +171,11 @@ def read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, 
     for s, e, quantity in find_quantities(sentence):
         if any(s < ds_e and e > ds_s for ds_s, ds_e, _ in dates):
             continue  # a year is not a quantity
-        for pid in triggered("quantity", s)[:1]:
+        # a length is no area ("33.53 metres (110.0 ft) deep" after "in area"): not a property whose quantities the
+        # graph gives only in units of another dimension
+        unit = unit_for_text(quantity.unit_text) if quantity.unit_text else None
+        for pid in [p for p in triggered("quantity", s) if unit is None or not schema.unit_dimensions(p)
+                    or unit.dimension in schema.unit_dimensions(p)][:1]:
             emit(si, subject, pid, a + s, a + e, reader="triggers")
     for pid, start, end, words in unlinked_objects(sentence, [(m.start - a, m.end - a) for m in ms], props_of, facts):
         if not taken(a + start, a + end):
