@@ -82,11 +82,6 @@ def clause_subject(sentence: str, a: int, ms, subject, value, word_start: int):
     return None
 
 
-def _may_be_value(facts, statements: dict, eid: str, pid: str) -> bool:
-    schema = GraphSchema.of(facts.kg)
-    return entity_may_be_value(schema, eid, statements, pid)
-
-
 def in_brackets(text: str, start: int, at: int) -> bool:
     before = text[start:at]
     return before.count("(") > before.count(")") or before.count("[") > before.count("]")
@@ -160,7 +155,7 @@ def read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, 
         for pid in dict.fromkeys([p for p in named if p in props_of] or above or named[:1]):
             if (m.entity_id, pid) in held_by:
                 break  # "a tributary of the Nile": the Nile's tributary, not the subject's
-            if pid not in props_of and not above and not _may_be_value(facts, statements, m.entity_id, pid):
+            if pid not in props_of and not above and not entity_may_be_value(schema, m.entity_id, statements, pid):
                 break  # "(born 11 June 1939) is a British ...": a people or a language is no place of birth
             emit(si, subject, pid, m.start, m.end, m.entity_id, reader="triggers")
             break
@@ -174,8 +169,8 @@ def read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, 
         # a length is no area ("33.53 metres (110.0 ft) deep" after "in area"): not a property whose quantities the
         # graph gives only in units of another dimension
         unit = unit_for_text(quantity.unit_text) if quantity.unit_text else None
-        for pid in [p for p in triggered("quantity", s) if unit is None or not schema.unit_dimensions(p)
-                    or unit.dimension in schema.unit_dimensions(p)][:1]:
+        for pid in [p for p in triggered("quantity", s) if unit is None or
+                    unit.dimension in (schema.unit_dimensions(p) or {unit.dimension})][:1]:
             emit(si, subject, pid, a + s, a + e, reader="triggers")
     for pid, start, end, words in unlinked_objects(sentence, [(m.start - a, m.end - a) for m in ms], props_of, facts):
         if not taken(a + start, a + end):
