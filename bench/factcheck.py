@@ -15,7 +15,8 @@ Per corrupted kind:
   flagged    a claim on the broken (subject, property) whose verdict is not SUPPORTED
   refuted    such a claim REFUTED
   corrected  such a claim REFUTED with the right value among its corrections
-  fooled     a claim on the broken (subject, property) stating the wrong value, SUPPORTED
+  fooled     a claim on the broken (subject, property) stating the wrong value, SUPPORTED (also reported: the
+             wrong value SUPPORTED as any claim's object, whatever its subject)
   silent     no REFUTED claim anywhere in the text
 With --other-relation, each true row's fact is said with another relation of its subject (kind "relation": the
 value is right, the relation wrong); also reported, the value SUPPORTED under another relation (the one the graph
@@ -239,6 +240,9 @@ def score(rows: list[dict], reports: list, named: dict[str, bool] | None = None)
         k["refuted"] += any(c.verdict.verdict == "REFUTED" for c in on)
         k["corrected"] += any(c.verdict.verdict == "REFUTED" and corrects(c, b, row["right"]) for c in on)
         k["fooled"] += any(c.verdict.verdict == "SUPPORTED" and states(c, row.get("wrong_id"), row["wrong"]) for c in on)
+        # Also on another subject: "The film was produced by <wrong studio>" read as the film the graph gives it.
+        k["fooled_any"] += any(c.verdict.verdict == "SUPPORTED" and states(c, row.get("wrong_id"), row["wrong"])
+                               for c in claims)
         k["as_other"] += any(c.verdict.verdict == "SUPPORTED" and c.claim.subject_id == b["subject_id"] and
                              c.claim.property_id != b["property_id"] and c.claim.object_id == row.get("wrong_id")
                              for c in claims)  # the value SUPPORTED under a relation the text does not state
@@ -262,7 +266,7 @@ def render(result: dict, latencies: list[float], header: str) -> str:
                      f"  claims/sent {k['claims'] / n:.2f}")
         lines.append(f"          name their subject {k['named'] / n:.3f} (about the ceiling of flagged), flagged among "
                      f"them {k['named_flagged'] / max(1, k['named']):.3f}, the value SUPPORTED under another relation "
-                     f"{k['as_other'] / n:.3f}")
+                     f"{k['as_other'] / n:.3f}, the wrong value SUPPORTED of any subject {k['fooled_any'] / n:.3f}")
     k = result["kinds"].get("true")
     if k:
         lines.append(f"  true    n={k['n']:<5} gold SUPPORTED {k['gold_supported'] / max(1, k['gold']):.3f} "

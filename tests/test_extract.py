@@ -313,6 +313,30 @@ def test_the_description_is_the_one_thing_the_graph_links_to_what_the_sentence_n
     assert ("Lake Austin", "Q7816897", "P4661", "Q1128082") in claims_of(without_class, "The dam forms Lake Austin.")
 
 
+def test_a_subject_found_through_the_value_alone_does_not_support_that_value(kg_of):
+    from conftest import fixture_builders
+    from kgcheck.verifier.text.verify import verify_text
+
+    fx = fixture_builders()
+    kg = _dams(kg_of)
+    verdicts = {c.span: c.verdict for c in verify_text(kg, "The dam was created in 1942 and forms Lake Austin.").claims}
+    # The one dam forming Lake Austin holds it by construction: no evidence either way. Its date is a real check.
+    assert verdicts["Lake Austin"].verdict == "NOT_ENOUGH_INFO" and "does not name its subject" in \
+        verdicts["Lake Austin"].reason
+    assert verdicts["1942"].verdict == "REFUTED"
+    # Two names the graph links to the same dam: each is corroborated by the other, so both are judged.
+    both = kg_of([
+        fx.entity("Q7816897", "Tom Miller Dam", claims=[("P31", fx.item("Q12323", None)),
+                                                        ("P4661", fx.item("Q1128082", None)),
+                                                        ("P177", fx.item("Q846", None))]),
+        fx.entity("Q1128082", "Lake Austin"), fx.entity("Q846", "Colorado River"), fx.entity("Q12323", "dam"),
+        fx.prop("P4661", "reservoir created", "wikibase-item"), fx.prop("P31", "instance of", "wikibase-item"),
+        fx.prop("P177", "crosses", "wikibase-item")])
+    report = verify_text(both, "The dam crosses the Colorado River and forms Lake Austin.")
+    assert {c.span: c.verdict.verdict for c in report.claims} == {"Colorado River": "SUPPORTED",
+                                                                 "Lake Austin": "SUPPORTED"}
+
+
 def test_no_description_is_resolved_against_the_class_or_between_equals(kg_of):
     assert claims_of(_dams(kg_of), "The film forms Lake Austin.") == []  # the only candidate is a dam
     assert claims_of(_dams(kg_of, second_dam=True), "The dam forms Lake Austin.") == []  # two dams: either

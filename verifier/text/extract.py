@@ -66,6 +66,9 @@ class SpanClaim:
     start: int  # character offsets of the claimed object in the whole text
     end: int
     reader: str = "linked"  # which reader found it (READERS)
+    # The text does not name the subject: a description stands for the one thing the graph links to this very value
+    # (referents.implied_subject), so the graph cannot judge the claim — it would hold by construction.
+    subject_by_value: bool = False
 
 
 # The readers, in the order they run on a sentence; the first to claim a span keeps it.
@@ -106,6 +109,10 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
     seen: set[tuple] = set()
     value_classes: dict[str, set[str]] = {}  # the classes of the subjects' values, read when first needed
     typed: set[str] = set()  # subjects whose values' classes are read
+    # sentence -> (the entity a description stands for, the span of the one name the graph links it to): "The film
+    # was produced by Lightstorm" is the one film the graph gives that studio — a subject picked because it holds
+    # the value, so the claim of that value would be SUPPORTED by construction, a wrong value being another's.
+    found_by: dict[int, tuple[str, int, int]] = {}
 
     def emit(si: int, who: Mention, pid: str, start: int, end: int, object_id: str | None = None,
              predicate: str | None = None, reader: str = "linked") -> None:
@@ -115,10 +122,12 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
         if object_id == who.entity_id:
             return  # two mentions of one thing ("Lebanon ... Lebanon"): no text claims that Lebanon's country is Lebanon
         seen.update({(who.entity_id, pid, start), same})
+        by = found_by.get(si)
         claims.append(SpanClaim(Claim(id=f"s{si}-{len(claims)}", subject=who.text,
                                       predicate=facts.label(pid) or predicate or pid, object=text[start:end],
                                       subject_id=who.entity_id, property_id=pid, object_id=object_id), si, start, end,
-                                  reader))
+                                  reader, subject_by_value=by is not None and by[0] == who.entity_id
+                                  and start < by[2] and by[1] < end))
         in_sentence.setdefault(si, []).append(claims[-1])
 
     def holds(holder: Mention, pid: str) -> bool:
@@ -183,9 +192,10 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                 # things whose genre is song).
                 spans = [(a + d[0], a + d[1]) for d in described]
                 apart = [(m.start, m.end, {m.entity_id}) for m in ms] + [(w[0], w[1], set(w[2])) for w in weak.get(si, ())]
-                implied = implied_subject(
-                    kg, facts, sentence, [ids for s, e, ids in apart if not any(s < de and ds < e for ds, de in spans)],
-                    nouns, allowed, lambda pid, text: names_property(pid, text, facts))
+                apart = [(s, e, ids) for s, e, ids in apart if not any(s < de and ds < e for ds, de in spans)]
+                found = implied_subject(kg, facts, sentence, [ids for _, _, ids in apart], nouns, allowed,
+                                        lambda pid, text: names_property(pid, text, facts))
+                implied, voters = found or (None, [])
                 named = next((m for m in ms if m.entity_id == implied), None)
                 if named is not None:
                     referent = named
@@ -195,6 +205,9 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                         facts.prefetch_ancestors({st.value.entity_id for st in statements[implied]} | {implied})
                         start, end = a + main[0], a + main[1]
                         referent = Mention(start, end, text[start:end], implied)
+                        if len(voters) == 1 and implied != about:  # found through one name alone (not the
+                            # topic the user gave): what the sentence says of that name is circular
+                            found_by[si] = (implied, *apart[voters[0]][:2])
             # "The asteroid was discovered ... near Bern, Switzerland": an unresolved description that is the
             # sentence's grammatical subject leaves it unknown, not the next name (a place after a comma) —
             # unless that name opens a clause of its own ("The film is a triptych: Amores perros contains").

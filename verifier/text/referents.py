@@ -8,7 +8,9 @@
 3. Else the one thing the graph links to what the sentence names ("The dam forms Lake Austin": the
    only dam whose reservoir is Lake Austin). Texts about a topic often never name it again (an
    article's sentences, an LLM's follow-up answer). A single candidate is evidence enough; several,
-   or a hub value that hundreds of things link to, are none. When the graph knows the candidate's
+   or a hub value that hundreds of things link to, are none. What the sentence says of the one name that
+   found the candidate is no check of it (a wrong value is another thing's right one): extract.py marks that
+   claim, and verify.py leaves it NOT_ENOUGH_INFO; the sentence's other claims are judged. When the graph knows the candidate's
    class it must fit the noun ("the album" is not a film); when it does not, a description the dump gives
    it must ("the journal" is no "American politician"). The description's own words cast no vote.
 """
@@ -203,18 +205,23 @@ def earlier_referent(nouns: list[str], earlier, statements: dict, facts) -> Ment
 
 
 def implied_subject(kg, facts, sentence: str, objects: list[set[str]], nouns: list[str],
-                    allowed: Callable[[str], bool], names_property: Callable[[str, str], bool]) -> str | None:
+                    allowed: Callable[[str], bool], names_property: Callable[[str, str], bool],
+                    ) -> tuple[str, list[int]] | None:
     """The one entity the graph links (through allowed properties) to the most things the sentence
-    names, of a class the nouns fit; None when there is no such entity or several tie. It may be named
-    in the sentence too ("The song ... for Hot n Cold's album"): then that mention is the subject."""
+    names, of a class the nouns fit, and the indices in `objects` of the names linked to it; None when there is
+    no such entity or several tie. It may be named in the sentence too ("The song ... for Hot n Cold's album"):
+    then that mention is the subject."""
     votes: Counter = Counter()
     named: Counter = Counter()
-    for ids in objects:  # one mention: an entity, or the several namesakes of a weak mention
+    voters: dict[str, list[int]] = {}
+    for i, ids in enumerate(objects):  # one mention: an entity, or the several namesakes of a weak mention
         hits: set[tuple[str, str]] = set()
         for oid in ids:
             for subject, pid in kg.subjects_linking_to(oid, MAX_LINKS) or ():
                 if allowed(pid) and subject not in ids:
                     hits.add((subject, pid))
+        for s in {s for s, _ in hits}:
+            voters.setdefault(s, []).append(i)
         votes.update({s for s, _ in hits})
         named.update({s for s, p in hits if names_property(p, sentence)})
     if not votes or len(votes) > MAX_CANDIDATES:
@@ -227,4 +234,4 @@ def implied_subject(kg, facts, sentence: str, objects: list[set[str]], nouns: li
     ranked = sorted(((votes[s], named[s]), s) for s in fitting)
     if not ranked or (len(ranked) > 1 and ranked[-1][0] == ranked[-2][0]):
         return None
-    return ranked[-1][1]
+    return ranked[-1][1], voters[ranked[-1][1]]

@@ -263,7 +263,12 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
         # 39 with a topic, 16 in 28 without).
         guessed = c.reader in GUESSED
         beside = (linked_values if guessed else held_values) if v.verdict == REFUTED else ()
-        if (c.sentence_index, c.claim.subject_id, c.claim.property_id) in beside and \
+        if c.subject_by_value:
+            v = replace(v, verdict=NOT_ENOUGH_INFO, corrections=(), correction_ids=(), reason=(
+                f"the text does not name its subject: {c.claim.subject!r} was read as {c.claim.subject_id}, the one "
+                f"thing the graph links to this value, so the graph cannot judge the claim ({v.verdict} of that "
+                f"thing: {v.reason})"))
+        elif (c.sentence_index, c.claim.subject_id, c.claim.property_id) in beside and \
                 (guessed or v.exclusivity != "constraint"):
             v = replace(v, verdict=NOT_ENOUGH_INFO, reason=v.reason + (
                 "; the sentence also names the graph's value of this property: a value beside it may be missing "
