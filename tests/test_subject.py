@@ -62,6 +62,12 @@ def _subject_of(text, *names):
     ("Unlike Lyon's neighbours Paris and Nice it is not listed.", ("Lyon", "Paris", "Nice"), "Lyon"),
     ("During the war, Anna Smith, a painter, moved to Lyon.", ("Anna Smith", "Lyon"), "Anna Smith"),
     ("After Earth is a film.", ("After Earth",), "After Earth"),
+    # "As" opens such a phrase too (a role the subject held): what it is "of" is no subject.
+    ("As the Lunar Module Pilot of Apollo 14, Anna Smith spent nine hours on the Moon.",
+     ("Apollo 14", "Anna Smith", "Moon"), "Anna Smith"),
+    ("As Anna Smith notes, Lyon is old.", ("Anna Smith", "Lyon"), "Anna Smith"),
+    ("Previously a member of the Lyon Union, Anna Smith moved to Paris.", ("Lyon Union", "Anna Smith", "Paris"),
+     "Anna Smith"),
     # A title opening on a participle is a name, not a phrase before the subject.
     ("Born in the U.S.A. was released by Columbia.", ("Born in the U.S.A.", "Columbia"), "Born in the U.S.A."),
     # A one-word name describing the next name is not the subject ...

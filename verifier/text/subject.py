@@ -31,12 +31,14 @@ _PARTICIPLE_OPENS = re.compile(r"\s*(?:[A-Z][a-z]+(?:ed|en|wn|rn|ng)|(?:" + "|".
                                r")?\s+(?:by|in|at|on|from|for|with)\b")  # "Developed and marketed by"
 # A sentence opening on a subordinate or prepositional phrase ("Following the dissolution of the Soviet Union,
 # Eduard Shevardnadze was"): the names before its comma are its objects unless their own verb follows ("When
-# Thriller was released, it …"). English function words, not any relation's.
+# Thriller was released, it …", "As the Lunar Module Pilot of Apollo 14, Edgar Mitchell spent"). English function
+# words, not any relation's.
 PHRASE_OPENS = re.compile(r"\s*(?:After|Before|Following|During|Despite|Since|Until|Upon|Although|Though|While|"
-                           r"Whereas|Because|Unlike|Like|When|Once|Throughout|Amid)\b")
+                           r"Whereas|Because|Unlike|Like|When|Once|Throughout|Amid|As)\b")
 # Or on an indefinite noun phrase set before the subject ("A member of the Democratic Union of Catalonia, Fernando
-# Clavijo Batlle was"): the names before its comma are its objects unless their own verb follows.
-_APPOSITIVE_OPENS = re.compile(r"\s*(?:A|An)\s+(?:[a-z][\w'’-]*\s+){1,4}?(?:of|from|for|to|with|in|at|by)\b")
+# Clavijo Batlle was", "Previously a member of …"): the names before its comma are its objects unless their own verb
+# follows.
+_APPOSITIVE_OPENS = re.compile(r"\s*(?:A|An|[A-Z][a-z]+ly,?\s+an?)\s+(?:[a-z][\w'’-]*\s+){1,4}?(?:of|from|for|to|with|in|at|by)\b")
 # "Smith moved", "Morning Glory? was", "The Journal's founding editors were"; not "Smith and".
 _OWN_VERB = re.compile(r"(?:\s*[?!)\"”’])*(?:['’]s\b|\s+(?!(?:and|or|of|in|on|at|by|for|to|the|a|an)\b)[a-z]+\b)")
 # "An animated motion picture <Name>", "The American singer <Name>": a name, then lower-case content words, then
