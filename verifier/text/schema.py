@@ -69,7 +69,7 @@ class GraphSchema:
         self._datatypes: dict[str, str] | None = None
         self._lexicon: dict[str, list[PropertyName]] | None = None
         self._usage: dict[str, int] = {}
-        self._dimensions: dict[str, set[str]] = {}
+        self._dimensions: dict[str, set[str]] = {}  # property -> the dimensions of its quantities' units
 
     @classmethod
     def of(cls, kg) -> "GraphSchema":
@@ -110,7 +110,13 @@ class GraphSchema:
                     "SELECT s.property, cls.c, count(*) FROM statements s JOIN cls ON s.entity_id = cls.subject "
                     "GROUP BY 1, 2", [INSTANCE_OF]):
                 value_classes[pid][c] = n / totals[pid]
-            self._datatypes = dict(self.kg.sql("SELECT property, any_value(datatype) FROM statements GROUP BY 1"))
+            # One scan for both: each property's datatype and the units its quantities are given in.
+            self._datatypes, self._dimensions = {}, {}
+            for pid, datatype, units in self.kg.sql(
+                    "SELECT property, any_value(datatype), list(DISTINCT unit) FILTER (WHERE amount IS NOT NULL) "
+                    "FROM statements GROUP BY 1"):
+                self._datatypes[pid] = datatype
+                self._dimensions[pid] = {d for unit in units or () if (d := dimension_of(unit))}
             self._value_classes = dict(value_classes)
             self._class_props = dict(class_props)
 
@@ -122,12 +128,8 @@ class GraphSchema:
     def unit_dimensions(self, pid: str) -> set[str]:
         """The dimensions (values.units) of the units the graph's quantities of PID are given in: "area" for an area
         in km², ha or sq mi; empty when the graph holds none in a known unit."""
-        with self._lock:
-            if pid not in self._dimensions:
-                rows = self.kg.sql("SELECT DISTINCT unit FROM statements WHERE property = ? AND amount IS NOT NULL",
-                                   [pid])
-                self._dimensions[pid] = {d for (unit,) in rows if (d := dimension_of(unit))}
-            return self._dimensions[pid]
+        self._load()
+        return self._dimensions.get(pid, set())
 
     def datatype(self, pid: str) -> str | None:
         self._load()
