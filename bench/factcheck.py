@@ -3,7 +3,7 @@
     python bench/factcheck.py [--index /work/indexes/dense-dev] [--per-kind 200] [--offset 0]
                               [--llm] [--readers linked,words,...] [--about] [--named-topic]
                               [--rephrase inverse|relation-of|possessive]
-                              [--other-relation] [--kind true|year|entity] [--dump rows.jsonl]
+                              [--other-relation] [--kind true|year|entity] [--dump rows.jsonl] [--closed-world]
 
 Each row of ../shared/bench/text-factcheck-dev.jsonl is a Wikipedia sentence, as written ("true") or
 with one fact broken ("corrupted": `kind` year or entity). Every sentence goes through `verify_text`
@@ -309,14 +309,17 @@ def main() -> None:
                     help="each true and entity row's fact said in one of these forms (rephrased): 'inverse' "
                          "'<value> is the <property> of <subject>.', 'relation-of' 'The <property> of <subject> is "
                          "<value>.', 'possessive' \"<subject>'s <property> is <value>.\"")
+    ap.add_argument("--closed-world", action="store_true",
+                    help="judge as `verify --closed-world` does: a value the graph does not list beside the ones it "
+                         "gives is REFUTED (with --kind true over dense-lacking: what that costs in false alarms)")
     args = ap.parse_args()
 
     from kgcheck.index.store import KG
-    from kgcheck.verifier.claims.check import Checker
+    from kgcheck.verifier.claims.check import Checker, CheckOptions
     from kgcheck.verifier.text.verify import verify_text
 
     kg = KG.open(args.index)
-    checker = Checker(kg)
+    checker = Checker(kg, options=CheckOptions(closed_world=args.closed_world))
     llm = None
     if args.llm:
         from kgcheck.verifier.llm.backends import load_llm
