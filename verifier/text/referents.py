@@ -10,9 +10,10 @@
    article's sentences, an LLM's follow-up answer). A single candidate is evidence enough; several,
    or a hub value that hundreds of things link to, are none. What the sentence says of the one name that
    found the candidate is no check of it (a wrong value is another thing's right one): extract.py marks that
-   claim, and verify.py leaves it NOT_ENOUGH_INFO; the sentence's other claims are judged. When the graph knows the candidate's
-   class it must fit the noun ("the album" is not a film); when it does not, a description the dump gives
-   it must ("the journal" is no "American politician"). The description's own words cast no vote.
+   claim, and verify.py leaves it NOT_ENOUGH_INFO; the sentence's other claims are judged. When the graph
+   knows the candidate's class it must fit the noun ("the album" is not a film); when it does not, a
+   description the dump gives it must ("the journal" is no "American politician"). The description's own
+   words cast no vote.
 """
 from __future__ import annotations
 

@@ -38,7 +38,8 @@ PHRASE_OPENS = re.compile(r"\s*(?:After|Before|Following|During|Despite|Since|Un
 # Or on an indefinite noun phrase set before the subject ("A member of the Democratic Union of Catalonia, Fernando
 # Clavijo Batlle was", "Previously a member of …"): the names before its comma are its objects unless their own verb
 # follows.
-_APPOSITIVE_OPENS = re.compile(r"\s*(?:A|An|[A-Z][a-z]+ly,?\s+an?)\s+(?:[a-z][\w'’-]*\s+){1,4}?(?:of|from|for|to|with|in|at|by)\b")
+_APPOSITIVE_OPENS = re.compile(r"\s*(?:A|An|[A-Z][a-z]+ly,?\s+an?)\s+(?:[a-z][\w'’-]*\s+){1,4}?"
+                               r"(?:of|from|for|to|with|in|at|by)\b")
 # "Smith moved", "Morning Glory? was", "The Journal's founding editors were"; not "Smith and".
 _OWN_VERB = re.compile(r"(?:\s*[?!)\"”’])*(?:['’]s\b|\s+(?!(?:and|or|of|in|on|at|by|for|to|the|a|an)\b)[a-z]+\b)")
 # "An animated motion picture <Name>", "The American singer <Name>": a name, then lower-case content words, then
