@@ -265,7 +265,8 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
         beside = (linked_values if guessed else held_values) if v.verdict == REFUTED else ()
         if c.subject_by_value:
             v = replace(v, verdict=NOT_ENOUGH_INFO, corrections=(), correction_ids=(), reason=(
-                f"the text does not name its subject: {c.claim.subject!r} was read as {c.claim.subject_id}, the one "
+                f"the text does not name its subject: {c.claim.subject!r} was read as "
+                f"{checker.facts.label(c.claim.subject_id) or c.claim.subject_id} ({c.claim.subject_id}), the one "
                 f"thing the graph links to this value, so the graph cannot judge the claim ({v.verdict} of that "
                 f"thing: {v.reason})"))
         elif (c.sentence_index, c.claim.subject_id, c.claim.property_id) in beside and \
