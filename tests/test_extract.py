@@ -335,6 +335,11 @@ def test_a_subject_found_through_the_value_alone_does_not_support_that_value(kg_
     report = verify_text(both, "The dam crosses the Colorado River and forms Lake Austin.")
     assert {c.span: c.verdict.verdict for c in report.claims} == {"Colorado River": "SUPPORTED",
                                                                  "Lake Austin": "SUPPORTED"}
+    # A thing the text named before is no pick among everything the graph holds: judged (the graph gives the dam no
+    # class, so only the link tells "the dam" is it).
+    named_before = verify_text(_dams(kg_of, dam_class=False),
+                               "Tom Miller Dam stands in Texas. The dam forms Lake Austin.")
+    assert {c.span: c.verdict.verdict for c in named_before.claims}["Lake Austin"] == "SUPPORTED"
 
 
 def test_no_description_is_resolved_against_the_class_or_between_equals(kg_of):

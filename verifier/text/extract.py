@@ -205,8 +205,10 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                         facts.prefetch_ancestors({st.value.entity_id for st in statements[implied]} | {implied})
                         start, end = a + main[0], a + main[1]
                         referent = Mention(start, end, text[start:end], implied)
-                        if len(voters) == 1 and implied != about:  # found through one name alone (not the
-                            # topic the user gave): what the sentence says of that name is circular
+                        if len(voters) == 1 and implied not in {m.entity_id for m in earlier.mentions}:
+                            # found through one name alone, among everything the graph holds rather than the things
+                            # the text named before (the topic among them): what the sentence says of that name is
+                            # circular ("Nginx is a web server. The software was created by Igor Sysoev" is not)
                             found_by[si] = (implied, *apart[voters[0]][:2])
             # "The asteroid was discovered ... near Bern, Switzerland": an unresolved description that is the
             # sentence's grammatical subject leaves it unknown, not the next name (a place after a comma) —
