@@ -212,9 +212,8 @@ def implied_subject(kg, facts, sentence: str, objects: list[set[str]], nouns: li
     names, of a class the nouns fit, and the indices in `objects` of the names linked to it; None when there is
     no such entity or several tie. It may be named in the sentence too ("The song ... for Hot n Cold's album"):
     then that mention is the subject."""
-    votes: Counter = Counter()
+    voters: dict[str, list[int]] = {}  # candidate -> the names (indices in objects) linked to it: its votes
     named: Counter = Counter()
-    voters: dict[str, list[int]] = {}
     for i, ids in enumerate(objects):  # one mention: an entity, or the several namesakes of a weak mention
         hits: set[tuple[str, str]] = set()
         for oid in ids:
@@ -223,16 +222,15 @@ def implied_subject(kg, facts, sentence: str, objects: list[set[str]], nouns: li
                     hits.add((subject, pid))
         for s in {s for s, _ in hits}:
             voters.setdefault(s, []).append(i)
-        votes.update({s for s, _ in hits})
         named.update({s for s, p in hits if names_property(p, sentence)})
-    if not votes or len(votes) > MAX_CANDIDATES:
+    if not voters or len(voters) > MAX_CANDIDATES:
         return None
-    statements = kg.statements_for(list(votes), properties=KIND_PROPERTIES)
-    kinds = {s: _kinds(s, statements, facts) for s in votes}
+    statements = kg.statements_for(list(voters), properties=KIND_PROPERTIES)
+    kinds = {s: _kinds(s, statements, facts) for s in voters}
     # A class must fit the noun; without one, the entity's own label and description must.
     unknown = _described_otherwise(kg, [s for s, k in kinds.items() if k is None], nouns)
     fitting = [s for s, k in kinds.items() if (s not in unknown if k is None else not nouns or _named(k, nouns))]
-    ranked = sorted(((votes[s], named[s]), s) for s in fitting)
+    ranked = sorted(((len(voters[s]), named[s]), s) for s in fitting)
     if not ranked or (len(ranked) > 1 and ranked[-1][0] == ranked[-2][0]):
         return None
     return ranked[-1][1], voters[ranked[-1][1]]
