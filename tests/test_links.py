@@ -207,3 +207,60 @@ def test_a_value_before_a_place_or_time_phrase_is_open_to_the_subjects_words(kg_
     found = _on(verify_text(kg, "Harbour Lights was nominated for the Bronze Shell of the Shell Festival."),
                 "Bronze Shell")
     assert [f[0] for f in found] == ["Q705"]
+
+
+@pytest.mark.parametrize("text, names, pairs", [
+    ("between Canada, France and West Germany.", ["Canada", "France", "West Germany"], 3),
+    ("by the United States, Japan, and the European Union", ["United States", "Japan", "European Union"], 3),
+    ("a Israel/UK/United States co-production", ["Israel", "UK", "United States"], 3),
+    ("born in Bern, Switzerland.", ["Bern", "Switzerland"], 0),  # a comma alone: where the first is
+    ("Bern and Paris won, France said", ["Bern", "Paris", "France"], 1),  # the list ends at "won"
+    ("Canada shares a border with France", ["Canada", "France"], 0),
+    ("Donald Duck and Scrooge's nephews", ["Donald Duck", "Scrooge"], 0),  # the item is "Scrooge's nephews"
+    ("in Canada, France, and the UK", ["Canada", "France"], 1),  # its last item a name the index lacks
+])
+def test_listed_together(text, names, pairs):
+    from kgcheck.verifier.text.coordination import listed_together
+
+    spans = [(text.index(n), text.index(n) + len(n)) for n in names]
+    found = listed_together(text, spans)
+    assert len(found) == pairs
+    if pairs == 1:
+        assert found == {frozenset(spans[:2])}
+
+
+COUNTRIES = [
+    B.prop("P530", "diplomatic relation", "wikibase-item", aliases=["diplomatic relations"]),
+    B.prop("P495", "country of origin", "wikibase-item"),
+    B.prop("P17", "country", "wikibase-item"),
+    B.entity("Q6256", "country"),
+    B.entity("Q515", "city"),
+    B.entity("Q16", "Canada", "country", claims=[("P31", B.item("Q6256", None)), ("P530", B.item("Q142", None)),
+                                                 ("P17", B.item("Q16", None))]),
+    B.entity("Q142", "France", "country", claims=[("P31", B.item("Q6256", None)), ("P530", B.item("Q16", None)),
+                                                 ("P530", B.item("Q713750", None)), ("P17", B.item("Q142", None))]),
+    B.entity("Q713750", "West Germany", "country", claims=[("P31", B.item("Q6256", None)),
+                                                         ("P530", B.item("Q142", None)),
+                                                         ("P17", B.item("Q713750", None))]),
+    B.entity("Q90", "Paris", "city", claims=[("P31", B.item("Q515", None)), ("P17", B.item("Q142", None))]),
+    B.entity("Q172", "Toronto", "city", claims=[("P31", B.item("Q515", None)), ("P17", B.item("Q16", None))]),
+    B.entity("Q11424", "film"),
+    B.entity("Q905", "Northern Crossing", "film", claims=[("P31", B.item("Q11424", None)),
+                                                          ("P495", B.item("Q16", None))]),
+]
+
+
+def test_items_of_one_list_are_no_link_of_each_other(kg_of):
+    """"a co-production between Canada, France and West Germany" says nothing of the countries' relations to each
+    other: the graph's diplomatic relations between them were SUPPORTED claims by construction. The same link the
+    words state is still read."""
+    kg = kg_of(COUNTRIES)
+    listed = verify_text(kg, "Northern Crossing was a co-production between Canada, France and West Germany.")
+    assert not [c for c in listed.claims if c.claim.property_id == "P530"]
+    # Nor is an item the value of the list's first item, which may pass for the subject: no country of Canada.
+    for text in ("Canada, France and West Germany are countries.",
+                 "Canada, France, and the UK were the countries of the film."):  # the UK: a name the index lacks
+        assert not [c for c in verify_text(kg, text).claims if c.claim.subject_id == "Q16"], text
+    stated = verify_text(kg, "France has diplomatic relations with Canada.")
+    assert [(c.claim.subject_id, c.claim.property_id, c.claim.object_id, c.verdict.verdict)
+            for c in stated.claims] in ([("Q142", "P530", "Q16", SUPPORTED)], [("Q16", "P530", "Q142", SUPPORTED)])

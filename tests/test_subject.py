@@ -143,9 +143,13 @@ def test_a_value_linked_to_a_name_in_a_later_clause_is_still_read_for_the_subjec
     assert _on(verify_text(kg, text), "Q802", "P57")[0].verdict.verdict == SUPPORTED
     right = _on(verify_text(kg, "The Quiet Harbour was directed by Alice Brandt, as was (7) Iris Rock."), "Q801", "P57")
     assert right and right[0].verdict.verdict == SUPPORTED
-    # A list or an aside is no later clause: the link stays the later name's.
+    # A list is no later clause, and its items are no values of one another (coordination.py): Graz is read for
+    # the subject as it is without the list, and no link makes it Bruno Keller's.
     listed = verify_text(kg, "Alice Brandt lived in Graz, Bruno Keller and Lyon.")
-    assert not [c for c in _on(listed, "Q901", "P19") if c.span == "Graz"]
+    alone = verify_text(kg, "Alice Brandt lived in Graz.")
+    assert [(c.claim.subject_id, c.claim.property_id, c.verdict.verdict) for c in listed.claims if c.span == "Graz"] \
+        == [(c.claim.subject_id, c.claim.property_id, c.verdict.verdict) for c in alone.claims] != []
+    assert not [c for c in listed.claims if c.claim.subject_id == "Q902"]
     # A date another name owns in the same clause ("1994's The Quiet Harbour") stays that name's.
     owned = verify_text(kg, "Night Train was the first film since 1994's The Quiet Harbour to be shown in Lyon.")
     assert not [c for c in _on(owned, "Q802", "P577") if c.verdict.verdict == REFUTED]

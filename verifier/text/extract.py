@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 
 from kgcheck.verifier.text.apposition import apposed_properties
+from kgcheck.verifier.text.coordination import listed_together
 from kgcheck.verifier.text.links import date_agrees, linked_to_later, names_property, what_the_sentence_says
 from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fused_values, rejoin_names,
                                            split_sentences, word_spans)
@@ -239,15 +240,19 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
             actors = actors + [Mention(topic[0], topic[1], text[topic[0]:topic[1]], i) for i in topic[2]]
         # 3. What the graph links outright.
         links: dict[frozenset, list[tuple]] = {}
+        # "Canada, France and West Germany", "Israel/UK/United States": no item's relation to another
+        listed = listed_together(text, [(m.start, m.end) for m in ms] + [(w[0], w[1]) for w in weak_here])
         for x in actors:
             for st in statements.get(x.entity_id, ()):
                 v = st.value.entity_id
                 if v:
                     for y in ms:
-                        if y.entity_id == v and not (y.start < x.end and x.start < y.end):
+                        if y.entity_id == v and not (y.start < x.end and x.start < y.end) and \
+                                frozenset(((x.start, x.end), (y.start, y.end))) not in listed:
                             links.setdefault(frozenset((x.entity_id, v)), []).append((x, st.property, y.start, y.end, v))
                     for s, e, ids in weak_here:
-                        if v in ids and not (s < x.end and x.start < e):  # not "dam" in "the dam"
+                        if v in ids and not (s < x.end and x.start < e) and \
+                                frozenset(((x.start, x.end), (s, e))) not in listed:  # not "dam" in "the dam"
                             links.setdefault(frozenset((x.entity_id, v)), []).append((x, st.property, s, e, v))
                 elif st.value.time and st.value.precision:
                     for s, e, date in dates:
@@ -268,11 +273,13 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
         for s, e, pid, v in fused_values(text, a, b, statements.get(subject.entity_id, ()), facts):
             emit(si, subject, pid, s, e, v, reader="fused")
 
-        def taken(s, e, si=si, subject=subject, ms=ms):
+        def taken(s, e, si=si, subject=subject, ms=ms, listed=listed):
             # A value linked to a name that follows it ("was nominated for X, but lost to Hugo") is still open to
-            # the subject's reading: the sentence says it of its subject before it names that other holder.
-            return any(c.start < e and s < c.end and not linked_to_later(text, c, subject, ms)
-                       for c in in_sentence.get(si, ()))
+            # the subject's reading: the sentence says it of its subject before it names that other holder. An item
+            # of the subject's own list is no value of it ("the United States, Canada, France, and the UK").
+            return frozenset(((subject.start, subject.end), (s, e))) in listed or \
+                any(c.start < e and s < c.end and not linked_to_later(text, c, subject, ms)
+                    for c in in_sentence.get(si, ()))
         guesses: list[tuple] = []  # the types reader's claims read off a property's kind alone (read_words)
         # "X is the director of Y": Y's director (before the types reader, which would take Y for X's)
         held_by = read_holders(kg, facts, si, subject, sentence, a, ms, statements, emit) \
