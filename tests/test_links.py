@@ -3,6 +3,8 @@ the sentence state? The words right before the value decide; a link the words do
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kgcheck.verifier.model import SUPPORTED
 from kgcheck.verifier.text.links import _modifier, blank_names
@@ -227,6 +229,16 @@ def test_listed_together(text, names, pairs):
     assert len(found) == pairs
     if pairs == 1:
         assert found == {frozenset(spans[:2])}
+
+
+@given(st.text(alphabet="AB ,/&'s-andor", max_size=40), st.lists(st.tuples(st.integers(0, 40), st.integers(0, 8)),
+                                                                max_size=6))
+def test_listed_together_pairs_only_given_spans(text, raw):
+    from kgcheck.verifier.text.coordination import listed_together
+
+    spans = [(s, min(len(text), s + n)) for s, n in raw if s <= len(text)]
+    for pair in listed_together(text, spans):
+        assert len(pair) == 2 and pair <= set(spans)
 
 
 COUNTRIES = [

@@ -47,6 +47,12 @@ def _subject_of(text, *names):
      ("Seattle", "Washington"), None),
     ("Built in Lyon by Anna Smith, Tidewater was opened in 1987.", ("Lyon", "Anna Smith", "Tidewater"), "Tidewater"),
     ("Set in Stone is a 2010 album.", ("Set in Stone",), "Set in Stone"),
+    # A year may stand between the preposition and the place; a fronted date before a subject and its verb is not.
+    ("Set in 1973 Lyon during the war, the film tells the story of two pupils.", ("Lyon",), None),
+    ("Set in 1930s Lyon, the novel follows a painter.", ("Lyon",), None),
+    ("In 1955 Anna Smith became a painter.", ("Anna Smith",), "Anna Smith"),
+    ("In 1921 Anna Smith and Bruno Keller founded Tidewater.", ("Anna Smith", "Bruno Keller", "Tidewater"),
+     "Anna Smith"),
     # So in an indefinite noun phrase set before the subject.
     ("A member of the Lyon Union, Anna Smith moved to Paris.", ("Lyon Union", "Anna Smith", "Paris"), "Anna Smith"),
     ("An American film by Anna Smith, Tidewater was released in 1987.", ("Anna Smith", "Tidewater"), "Tidewater"),

@@ -15,6 +15,10 @@ from kgcheck.verifier.text.words import VERB_AFTER
 
 # A name right after a preposition is not what the sentence is about ("published by Casterman in 1986").
 _PREPOSITION_BEFORE = re.compile(r"\b(?:by|in|at|from|on|to|for|with|into|near)\s+(?:the\s+)?$", re.IGNORECASE)
+# "set in 1973 Boston during …", "in 1930s Prague, where": a year or decade between the preposition and a name that
+# a phrase goes on from (not "In 1955 Wang became", a fronted date before the subject and its verb).
+_PREPOSITION_YEAR_BEFORE = re.compile(r"\b(?:in|at|from|to|into|near)\s+\d{3,4}s?\s+$", re.IGNORECASE)
+_PHRASE_GOES_ON = re.compile(r"\s*[,;]|\s+(?:during|until|in|on|at|when|where|under|before|after|from|of|with)\b")
 COPULA_ARTICLE = r"\b(?:is|was|are|were)\s+(?:a|an|the)\b"
 # "is a 2011 Japanese …", "was the Greek entry": a name after a copula and its article is the predicate's.
 _PREDICATE_BEFORE = re.compile(COPULA_ARTICLE + r"\s+(?:[\w'’-]+\s+){0,3}$", re.IGNORECASE)
@@ -74,7 +78,9 @@ def named_subject(text: str, a: int, b: int, outside: list[Mention]) -> Mention 
             (re.fullmatch(r",\s*", gap) and not VERB_AFTER.match(text, m.end, b) and
              (len(text[a:after_preposition.start].split()) > 2 or _ANOTHER_ITEM.match(text, m.end, b))) or
             bool(_LIST_ITEM.fullmatch(gap) and not VERB_AFTER.match(text, m.end, b)))
-        if _PREPOSITION_BEFORE.search(text, max(a, m.start - 12), m.start) or beside:
+        if _PREPOSITION_BEFORE.search(text, max(a, m.start - 12), m.start) or beside or \
+                (_PREPOSITION_YEAR_BEFORE.search(text, max(a, m.start - 16), m.start) and
+                 _PHRASE_GOES_ON.match(text, m.end, b)):
             after_preposition = m
             continue
         # "Written by Keys, Kanye West and Harold Lilly, the track": in an opening participle's phrase, a name is
