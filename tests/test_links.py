@@ -220,6 +220,9 @@ def test_a_value_before_a_place_or_time_phrase_is_open_to_the_subjects_words(kg_
     ("Canada shares a border with France", ["Canada", "France"], 0),
     ("Donald Duck and Scrooge's nephews", ["Donald Duck", "Scrooge"], 0),  # the item is "Scrooge's nephews"
     ("in Canada, France, and the UK", ["Canada", "France"], 1),  # its last item a name the index lacks
+    ("played first for Malaysia and later for Japan", ["Malaysia", "Japan"], 1),  # parallel phrases
+    ("born in Paris and raised in Lyon", ["Paris", "Lyon"], 0),  # another verb: no parallel
+    ("played for Malaysia and later in Japan", ["Malaysia", "Japan"], 0),  # another preposition
 ])
 def test_listed_together(text, names, pairs):
     from kgcheck.verifier.text.coordination import listed_together

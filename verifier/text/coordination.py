@@ -15,22 +15,28 @@ import re
 _BETWEEN_ITEMS = re.compile(r"\s*(?:/|,(?:\s*(?:and|or)\b)?|(?:and|or|&)(?=\W))\s*(?:the\s+)?", re.IGNORECASE)
 _MARKS_A_LIST = re.compile(r"/|\b(?:and|or)\b|&", re.IGNORECASE)
 _NAME_OPENS = re.compile(r"[\"“]?[A-Z0-9]")
+# Parallel phrases are a list too: "played first for Malaysia and later for Japan", "with Ajax and then with Inter".
+_PARALLEL = re.compile(r"\s*,?\s*(?:and|or)\s+(?:(?:later|then|also|again|finally|subsequently)\s+)?"
+                       r"(for|in|to|with|at|from|by|on)\s+(?:the\s+)?", re.IGNORECASE)
+_PREPOSITION_ENDS = re.compile(r"\b(for|in|to|with|at|from|by|on)\s+(?:(?:first|the)\s+)?$", re.IGNORECASE)
 # "Donald Duck and the film's nephews": a possessive name opens a noun phrase; the item is the phrase, not the name.
 _POSSESSIVE = re.compile(r"['’]s\b")
 
 
 def listed_together(text: str, spans: list[tuple[int, int]]) -> set[frozenset]:
     """The pairs of spans (text offsets) that are items of one list: consecutive names with only list separators
-    between them, in a run whose last separator is a slash or holds a conjunction — or that one joins to a
+    between them (or a conjunction repeating the preposition before the previous one: "for X and later for Y"), in
+    a run whose last separator is a slash or holds a conjunction — or that one joins to a
     capitalised word after it (an item the index has no name for)."""
     ordered = sorted(set(spans))
     runs: list[list[tuple[int, int]]] = []
     marked: list[bool] = []
     for previous, span in zip([None] + ordered, ordered):
         gap = text[previous[1]:span[0]] if previous is not None and previous[1] <= span[0] else None
-        if gap is not None and _BETWEEN_ITEMS.fullmatch(gap) and not _POSSESSIVE.match(text, span[1]):
+        parallel = gap is not None and _parallel(text, previous[0], gap)
+        if gap is not None and (_BETWEEN_ITEMS.fullmatch(gap) or parallel) and not _POSSESSIVE.match(text, span[1]):
             runs[-1].append(span)
-            marked[-1] = bool(_MARKS_A_LIST.search(gap))
+            marked[-1] = parallel or bool(_MARKS_A_LIST.search(gap))
         else:
             runs.append([span])
             marked.append(False)
@@ -40,3 +46,10 @@ def listed_together(text: str, spans: list[tuple[int, int]]) -> set[frozenset]:
                                       _NAME_OPENS.match(text, after.end()))
     return {frozenset((x, y)) for run, is_list in zip(runs, marked) if is_list
             for i, x in enumerate(run) for y in run[i + 1:]}
+
+
+def _parallel(text: str, previous_start: int, gap: str) -> bool:
+    """The gap repeats the preposition the previous item follows, after a conjunction ("for X and later for")."""
+    again = _PARALLEL.fullmatch(gap)
+    before = _PREPOSITION_ENDS.search(text, max(0, previous_start - 20), previous_start)
+    return bool(again and before and again.group(1).lower() == before.group(1).lower())
