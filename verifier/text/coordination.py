@@ -16,9 +16,10 @@ _BETWEEN_ITEMS = re.compile(r"\s*(?:/|,(?:\s*(?:and|or)\b)?|(?:and|or|&)(?=\W))\
 _MARKS_A_LIST = re.compile(r"/|\b(?:and|or)\b|&", re.IGNORECASE)
 _NAME_OPENS = re.compile(r"[\"“]?[A-Z0-9]")
 # Parallel phrases are a list too: "played first for Malaysia and later for Japan", "with Ajax and then with Inter".
+_REPEATED = r"(for|in|to|with|at|from|by|on)"  # the preposition a parallel phrase repeats
 _PARALLEL = re.compile(r"\s*,?\s*(?:and|or)\s+(?:(?:later|then|also|again|finally|subsequently)\s+)?"
-                       r"(for|in|to|with|at|from|by|on)\s+(?:the\s+)?", re.IGNORECASE)
-_PREPOSITION_ENDS = re.compile(r"\b(for|in|to|with|at|from|by|on)\s+(?:(?:first|the)\s+)?$", re.IGNORECASE)
+                       + _REPEATED + r"\s+(?:the\s+)?", re.IGNORECASE)
+_PREPOSITION_ENDS = re.compile(r"\b" + _REPEATED + r"\s+(?:(?:first|the)\s+)?$", re.IGNORECASE)
 # "Donald Duck and the film's nephews": a possessive name opens a noun phrase; the item is the phrase, not the name.
 _POSSESSIVE = re.compile(r"['’]s\b")
 
@@ -33,8 +34,10 @@ def listed_together(text: str, spans: list[tuple[int, int]]) -> set[frozenset]:
     marked: list[bool] = []
     for previous, span in zip([None] + ordered, ordered):
         gap = text[previous[1]:span[0]] if previous is not None and previous[1] <= span[0] else None
-        parallel = gap is not None and _parallel(text, previous[0], gap)
-        if gap is not None and (_BETWEEN_ITEMS.fullmatch(gap) or parallel) and not _POSSESSIVE.match(text, span[1]):
+        # a separator, else a repeated preposition (which marks a list by itself); never a possessive's name
+        separator = gap is not None and bool(_BETWEEN_ITEMS.fullmatch(gap))
+        parallel = gap is not None and not separator and _parallel(text, previous[0], gap)
+        if (separator or parallel) and not _POSSESSIVE.match(text, span[1]):
             runs[-1].append(span)
             marked[-1] = parallel or bool(_MARKS_A_LIST.search(gap))
         else:
