@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from kgcheck.verifier.text.schema import INSTANCE_OF, classes_of
+from kgcheck.verifier.text.referents import CLASS_LINKS
 from kgcheck.verifier.text.words import OF_THEN, content_stems, long_name_spans, past_asides, whole_names
 from kgcheck.verifier.values import inside_dates
 
@@ -14,7 +15,7 @@ from kgcheck.verifier.values import inside_dates
 def read_descriptions(si, subject, sentence, a, weak, view, emit, taken, dates) -> None:
     """Both readers of this module on one sentence (`view`: words.SubjectView of its subject)."""
     described_as(si, subject, sentence, a, weak, view, emit, taken)
-    lower_case_values(si, subject, sentence, a, weak, view.held, view.schema, emit, taken, view.names, dates)
+    lower_case_values(si, subject, sentence, a, weak, view, emit, taken, dates)
 
 
 # "X is an Ethiopian sport cyclist who ...": the words after the copula, up to a clause word, describe X.
@@ -42,12 +43,16 @@ def described_as(si, subject, sentence, a, weak, view, emit, taken) -> None:
     if OF_THEN.match(sentence, hi) and whole_names(content_stems(m.group(1)), schema.lexicon()):
         return  # "X is the narrative location of Y": a relation to Y (holders.py reads it), not what X is
     # a shorter claimed word inside ("novel" of "romance novel", linked as its class) does not stop it
-    chosen = _longest_apart(w for w in weak if lo <= w[0] - a and w[1] - a <= hi)
-    roles = schema.roles({i for _, _, ids in chosen for i in ids})
-    unplaced = []
-    for s, e, ids in chosen:
-        best = max(((n, pid, eid) for eid in ids for pid, n in roles.get(eid, {}).items()
+    inside = [w for w in weak if lo <= w[0] - a and w[1] - a <= hi]
+    roles = schema.roles({i for _, _, ids in inside for i in ids})
+
+    def held_role(ids):
+        return max(((n, pid, eid) for eid in ids for pid, n in roles.get(eid, {}).items()
                     if pid in held and pid != INSTANCE_OF), default=None)
+
+    unplaced = []
+    for s, e, ids in _longest_apart(inside):
+        best = held_role(ids)
         if best:
             emit(si, subject, best[1], s, e, best[2], reader="types")
         else:
@@ -62,6 +67,11 @@ def described_as(si, subject, sentence, a, weak, view, emit, taken) -> None:
             if len({pid for pid, _ in pids}) == 1:
                 pid, eid = min(pids, key=lambda pe: ids.index(pe[1]))
                 emit(si, subject, pid, s, e, eid, reader="types")
+            else:  # nor that: a word inside it may have a role ("cello" of "cello concerto", a title in the graph)
+                for ws, we, wids in _longest_apart(w for w in inside if s <= w[0] and w[1] <= e and w[1] - w[0] < e - s
+                                                   and held_role(w[2])):
+                    best = held_role(wids)
+                    emit(si, subject, best[1], ws, we, best[2], reader="types")
 
 
 def _longest_apart(weak) -> list[tuple]:
@@ -78,12 +88,16 @@ _BEFORE_A_NAME = re.compile(r"(?:\s+(?!(?:and|or|of|in|on|at|by|for|with|to|from
                             r"\s+[\"'“]?[A-Z]")
 
 
-def lower_case_values(si, subject, sentence, a, weak, held, schema, emit, taken, names, dates) -> None:
+def lower_case_values(si, subject, sentence, a, weak, view, emit, taken, dates) -> None:
     """Lower-case names elsewhere in the sentence ("represents Spain in international women's floorball
     competitions", "a set of three solo cello works"): a claim on the subject's property when that property is
-    what the name is mostly for in the graph — the property most of its statements as a value have — and the
-    subject holds it. A word the graph uses mostly otherwise (a class, a sex) says nothing of the subject."""
+    what the name is mostly for in the graph among the properties a subject like this one may hold — its own, its
+    classes', those the holders of its own also hold (an oboe is mostly a musician's instrument, which no concerto
+    holds: a concerto's oboe is its instrumentation) — and the subject holds it. A word the graph uses mostly
+    otherwise (a class, a sex) says nothing of the subject: the class links count whatever the subject holds."""
+    held, schema, names = view.held, view.schema, view.names
     relations = long_name_spans(sentence, schema.lexicon())
+    possible = held | set(view.class_props) | set(schema.profile_properties(held)) | set(CLASS_LINKS)
 
     def free(w) -> bool:
         s, e = w[0] - a, w[1] - a
@@ -99,11 +113,12 @@ def lower_case_values(si, subject, sentence, a, weak, held, schema, emit, taken,
     for s, e, ids in chosen:
         best = None
         for eid in ids:
-            counts = roles.get(eid, {})
+            counts = {pid: n for pid, n in roles.get(eid, {}).items() if pid in possible}
             if not counts:
                 continue
             pid, n = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
-            if pid in held and pid != INSTANCE_OF and 2 * n > sum(counts.values()) and (best is None or n > best[0]):
+            if pid in held and pid not in CLASS_LINKS and 2 * n > sum(counts.values()) and \
+                    (best is None or n > best[0]):
                 best = (n, pid, eid)
         if best:
             emit(si, subject, best[1], s, e, best[2], reader="types")

@@ -134,10 +134,13 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
     def holds(holder: Mention, pid: str) -> bool:
         return any(st.property == pid for st in statements.get(holder.entity_id, ()))
 
+    holder_views: dict[str, SubjectView] = {}  # per holder id: its classes and their properties, read once a text
+
     def may_say(holder: Mention, pid: str, value: str) -> bool:  # the holder may hold pid, the value be its value
-        schema = GraphSchema.of(kg)
-        return SubjectView.of(kg, holder, statements, (), 0).may_hold(pid) and \
-            entity_may_be_value(schema, value, statements, pid)
+        view = holder_views.get(holder.entity_id)
+        if view is None:
+            view = holder_views[holder.entity_id] = SubjectView.of(kg, holder, statements, (), 0)
+        return view.may_hold(pid) and entity_may_be_value(GraphSchema.of(kg), value, statements, pid)
 
     # The question's topic stands before the text, as a subject named before its first sentence.
     lexicon = _lexicon(kg)  # text -> the properties it names: for the descriptions that name a relation
@@ -202,6 +205,7 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                     referent = named
                 elif implied:
                     statements.update(kg.statements_for([implied]))
+                    holder_views.pop(implied, None)  # read again with its statements
                     if not _one_link_among_others(statements[implied], ms, spans, statements):
                         facts.prefetch_ancestors({st.value.entity_id for st in statements[implied]} | {implied})
                         start, end = a + main[0], a + main[1]

@@ -69,6 +69,7 @@ class GraphSchema:
         self._datatypes: dict[str, str] | None = None
         self._lexicon: dict[str, list[PropertyName]] | None = None
         self._usage: dict[str, int] = {}
+        self._profiles: dict[str, dict[str, float]] = {}  # property -> properties its holders also hold (share)
         self._dimensions: dict[str, set[str]] = {}  # property -> the dimensions of its quantities' units
 
     @classmethod
@@ -147,6 +148,28 @@ class GraphSchema:
             for pid, share in self._class_props.get(c, {}).items():
                 if share >= MIN_CLASS_SHARE:
                     out[pid] = max(out.get(pid, 0.0), share)
+        return out
+
+    def profile_properties(self, held) -> dict[str, float]:
+        """What a subject may hold, read off what it holds: the properties at least MIN_CLASS_SHARE of the subjects
+        holding one of HELD also hold (the index's measure_profile counts; what class_properties is for a class).
+        Empty where the index has no such counts or the holders hold nothing else."""
+        missing = sorted(set(held) - self._profiles.keys())
+        if missing:
+            shares: dict[str, dict[str, float]] = {pid: {} for pid in missing}
+            if self.kg.has_table("measure_profile") and self.kg.has_table("property_stats"):
+                for pid, other, share in self.kg.sql(
+                        "SELECT m.other, m.property, m.subjects / s.subjects FROM measure_profile m "
+                        "JOIN property_stats s ON s.property = m.other "
+                        "WHERE m.other IN (SELECT unnest(?)) AND m.subjects >= ? * s.subjects",
+                        [missing, MIN_CLASS_SHARE]):
+                    shares[pid][other] = share
+            with self._lock:
+                self._profiles.update(shares)
+        out: dict[str, float] = {}
+        for pid in held:
+            for other, share in self._profiles[pid].items():
+                out[other] = max(out.get(other, 0.0), share)
         return out
 
     def takes(self, pid: str, classes) -> float:
