@@ -208,3 +208,19 @@ def test_the_last_word_of_an_unknown_name_is_no_short_form_of_a_known_one():
     text = "Beni River is joined by the East Normanby River and the Tuichi River."
     found = [(m.text, m.entity_id) for ms in find_mentions(RiverKG(), text, split_sentences(text)) for m in ms]
     assert found == [("Beni River", "Q142604"), ("East Normanby River", "Q1277955")]
+
+
+class DesignationKG(NamesakeKG):
+    """A computer known by its designation alone, an operating system likewise, and "Political" a word of names."""
+    LABELS = {"aim 65": [("Q293761", 5, 6, "label")], "tops 10": [("Q1670222", 5, 6, "label")],
+              "political": [("Q7", 5, 2, "label")]}
+    ENTITIES = {"Q293761": ("Q293761", "AIM-65", "computer"), "Q1670222": ("Q1670222", "TOPS-10", "operating system"),
+                "Q7": ("Q7", "Political", "album")}
+
+
+def test_a_designation_of_capitals_and_digits_is_a_name_beside_another_capitalised_word():
+    # "Rockwell AIM-65", "TOPS-10 System": the maker's name or a generic word next to the designation does not make it
+    # a word of a longer unknown name; an ordinary capitalised word there still is one ("PLA General Political ...").
+    text = "The Rockwell AIM-65 computer ran TOPS-10 System software, said the PLA General Political Department."
+    found = [(m.text, m.entity_id) for ms in find_mentions(DesignationKG(), text, split_sentences(text)) for m in ms]
+    assert found == [("AIM-65", "Q293761"), ("TOPS-10", "Q1670222")]

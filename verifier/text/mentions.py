@@ -113,10 +113,15 @@ def cased(span: str) -> bool:
     return any(ch.isupper() or ch.isdigit() for ch in span)
 
 
+# A word of capitals and digits ("AIM-65", "TOPS-10", "DC-3"): a model's or a system's own designation, the name
+# itself beside its maker's ("Rockwell AIM-65") or a generic word ("TOPS-10 System"), not a word of a longer one.
+_IDENTIFIER = re.compile(r"(?=[\w-]*\d)(?=[\w-]*[A-Z])[A-Z0-9][A-Z0-9-]*[A-Z0-9]")
+
+
 def inside_longer_name(text: str, s: int, e: int, words: list[tuple[int, int]]) -> bool:
     """One capitalised word whose neighbour (same clause) is capitalised too, or that follows "<Name> of":
-    part of an unknown name."""
-    if " " in text[s:e].strip():
+    part of an unknown name — unless it is an identifier of capitals and digits."""
+    if " " in text[s:e].strip() or _IDENTIFIER.fullmatch(text, s, e):
         return False
     index = next((i for i, w in enumerate(words) if w[0] == s), None)
     if index is None:
