@@ -374,10 +374,10 @@ def test_a_word_inside_a_description_that_the_graph_knows_as_a_title_is_read_by_
     Concierto holds, and its class names none; the word inside it, "cello", is an instrumentation in the graph:
     flagged beside the guitar. "a guitar concerto" is SUPPORTED."""
     kg = kg_of(_instruments())
-    tc = _claim(verify_text(kg, "The Concierto de Aranjuez is a cello concerto by a Spanish composer."), "cello")
-    assert (tc.claim.subject_id, tc.claim.property_id, tc.reader) == ("Q939989", "P870", "types")
-    assert tc.verdict.verdict != SUPPORTED and "guitar" in _graph_values(tc)
-    right = _claim(verify_text(kg, "The Concierto de Aranjuez is a guitar concerto by a Spanish composer."), "guitar")
+    wrong, right = (_claim(verify_text(kg, f"The Concierto de Aranjuez is a {word} concerto by a Spanish composer."),
+                           word) for word in ("cello", "guitar"))
+    assert (wrong.claim.subject_id, wrong.claim.property_id, wrong.reader) == ("Q939989", "P870", "types")
+    assert wrong.verdict.verdict != SUPPORTED and "guitar" in _graph_values(wrong)
     assert (right.claim.property_id, right.verdict.verdict) == ("P870", SUPPORTED)
 
 
