@@ -67,6 +67,11 @@ def _subject_of(text, *names):
     ("When Tidewater was released, it sold well.", ("Tidewater",), "Tidewater"),
     ("Unlike Lyon's neighbours Paris and Nice it is not listed.", ("Lyon", "Paris", "Nice"), "Lyon"),
     ("During the war, Anna Smith, a painter, moved to Lyon.", ("Anna Smith", "Lyon"), "Anna Smith"),
+    # A name modifying the phrase's noun ("the German occupation") has no verb of its own there.
+    ("During the German occupation, the film was made by Tidewater.", ("German", "Tidewater"), None),
+    ("During the Anna Smith administration, Bruno Keller was elected.", ("Anna Smith", "Bruno Keller"),
+     "Bruno Keller"),
+    ("After Anna Smith left, the band recorded Tidewater.", ("Anna Smith", "Tidewater"), "Anna Smith"),
     ("After Earth is a film.", ("After Earth",), "After Earth"),
     # "As" opens such a phrase too (a role the subject held): what it is "of" is no subject.
     ("As the Lunar Module Pilot of Apollo 14, Anna Smith spent nine hours on the Moon.",

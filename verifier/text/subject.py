@@ -46,6 +46,10 @@ _APPOSITIVE_OPENS = re.compile(r"\s*(?:A|An|[A-Z][a-z]+ly,?\s+an?)\s+(?:[a-z][\w
                                r"(?:of|from|for|to|with|in|at|by)\b")
 # "Smith moved", "Morning Glory? was", "The Journal's founding editors were"; not "Smith and".
 _OWN_VERB = re.compile(r"(?:\s*[?!)\"”’])*(?:['’]s\b|\s+(?!(?:and|or|of|in|on|at|by|for|to|the|a|an)\b)[a-z]+\b)")
+# "During the German occupation,": a name after a determiner whose lower-case words run to the opening phrase's
+# comma modifies that phrase's noun; the word after it is no verb of its own.
+_DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|his|her|its|their)\s+$", re.IGNORECASE)
+_NOUN_TO_COMMA = re.compile(r"(?:\s+[a-z][\w'’-]*){1,3}\s*")
 # "An animated motion picture <Name>", "The American singer <Name>": a name, then lower-case content words, then
 # another name, in a noun phrase the sentence opens on with an article.
 _NOUN_PHRASE_OPENS = re.compile(r"[\W_]*(?:the|an?)\s+((?:[\w'’-]+\s+){0,6})", re.IGNORECASE)
@@ -85,7 +89,9 @@ def named_subject(text: str, a: int, b: int, outside: list[Mention]) -> Mention 
             continue
         # "Written by Keys, Kanye West and Harold Lilly, the track": in an opening participle's phrase, a name is
         # the subject only with its own verb after it ("Born in Paris, Smith moved").
-        if participle and m.start < phrase_end and not _OWN_VERB.match(text, m.end, b):
+        if participle and m.start < phrase_end and (not _OWN_VERB.match(text, m.end, b) or (
+                _DETERMINER_BEFORE.search(text, max(a, m.start - 7), m.start) and
+                _NOUN_TO_COMMA.fullmatch(text, m.end, phrase_end))):
             continue
         if k == 0 and len(outside) > 1 and _modifies(text, a, m, outside[1]):
             continue  # only the first: "The French company Renault acquired Nissan" is about Renault
