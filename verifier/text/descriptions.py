@@ -68,9 +68,9 @@ def described_as(si, subject, sentence, a, weak, view, emit, taken) -> None:
                 pid, eid = min(pids, key=lambda pe: ids.index(pe[1]))
                 emit(si, subject, pid, s, e, eid, reader="types")
             else:  # nor that: a word inside it may have a role ("cello" of "cello concerto", a title in the graph)
-                for ws, we, wids in _longest_apart(w for w in inside if s <= w[0] and w[1] <= e and w[1] - w[0] < e - s
-                                                   and held_role(w[2])):
-                    best = held_role(wids)
+                placed = [(ws, we, held_role(wids)) for ws, we, wids in inside
+                          if s <= ws and we <= e and we - ws < e - s]
+                for ws, we, best in _longest_apart(w for w in placed if w[2]):
                     emit(si, subject, best[1], ws, we, best[2], reader="types")
 
 
@@ -97,7 +97,6 @@ def lower_case_values(si, subject, sentence, a, weak, view, emit, taken, dates) 
     otherwise (a class, a sex) says nothing of the subject: the class links count whatever the subject holds."""
     held, schema, names = view.held, view.schema, view.names
     relations = long_name_spans(sentence, schema.lexicon())
-    possible = held | set(view.class_props) | set(schema.profile_properties(held)) | set(CLASS_LINKS)
 
     def free(w) -> bool:
         s, e = w[0] - a, w[1] - a
@@ -109,7 +108,10 @@ def lower_case_values(si, subject, sentence, a, weak, view, emit, taken, dates) 
                     or any(rs <= s and e <= re_ for rs, re_, _ in relations))
 
     chosen = _longest_apart(w for w in weak if free(w))
+    if not chosen:
+        return
     roles = schema.roles({i for _, _, ids in chosen for i in ids})
+    possible = held | set(view.class_props) | set(schema.profile_properties(held)) | set(CLASS_LINKS)
     for s, e, ids in chosen:
         best = None
         for eid in ids:
