@@ -153,3 +153,27 @@ def test_word_hits_parts_stand_in_order_before_the_value(words, value_at):
         if len(m.parts) > 1:
             assert OBJECT_OPENS.fullmatch(text, m.end(), value_at)
     assert all(len(m.parts) == 1 for _, m in word_hits(text, [("P123", ("published by",))]))
+
+
+def test_a_held_value_inside_the_name_is_read_as_the_relation_the_word_names(kg_of):
+    # English is spoken in Kenya (its "country"): "born in Kenya" is still no claim about the languages he speaks,
+    # which it had been, SUPPORTED as "less specific" than English. "born in England" of a man born in London is
+    # his birthplace, less specific than the graph's.
+    P = B.prop
+    kg2 = kg_of([P("P31", "instance of", "wikibase-item"), P("P17", "country", "wikibase-item"),
+                 P("P19", "place of birth", "wikibase-item"), P("P1412", "languages spoken", "wikibase-item"),
+                 B.entity("Q5", "human"), B.entity("Q6256", "country"), B.entity("Q34770", "language"),
+                 B.entity("Q114", "Kenya", claims=[("P31", B.item("Q6256", None))]),
+                 B.entity("Q21", "England", claims=[("P31", B.item("Q6256", None))]),
+                 B.entity("Q84", "London", claims=[("P17", B.item("Q21", None))]),
+                 B.entity("Q1860", "English", claims=[("P31", B.item("Q34770", None)), ("P17", B.item("Q114", None)),
+                                                      ("P17", B.item("Q21", None))]),
+                 B.entity("Q901", "Rufus Brandt", claims=[("P31", B.item("Q5", None)), ("P1412", B.item("Q1860", None)),
+                                                          ("P19", B.item("Q84", None))]),
+                 B.entity("Q902", "Mara Quill", claims=[("P31", B.item("Q5", None)),
+                                                        ("P1412", B.item("Q1860", None))])])
+    kenya = verify_text(kg2, "Mara Quill was born in Kenya.")
+    assert not [c for c in kenya.claims if c.claim.property_id == "P1412"], \
+        [(c.claim.property_id, c.reader, c.verdict.verdict) for c in kenya.claims]
+    england = _on(verify_text(kg2, "Rufus Brandt was born in England."), "England")
+    assert england == [("Q901", "P19", SUPPORTED)]

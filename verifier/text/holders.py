@@ -23,7 +23,7 @@ import re
 
 from kgcheck.index.measures import SUBCLASS_OF
 from kgcheck.index.text import normalise
-from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, classes_of, fits_value, stem
+from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, GraphSchema, classes_of, fits_value, stem
 from kgcheck.verifier.text.words import SubjectView, class_words, content_stems, past_asides, whole_names
 
 # What joins the subject to its predicate: a copula, or a comma opening an apposition ("X, the director of Y,").
@@ -41,6 +41,7 @@ _VERB = re.compile(r"\s+(?:(?:also|later|first|then|co)[\s-]+)?([a-z][\w'’-]*)
 # Ziyi"), not the holder.
 _MODIFIES_NEXT = re.compile(r"(?:\s+[a-z][\w'’-]*){1,3}\s+")
 _WORD = re.compile(r"[a-z][\w'’-]*")
+_OF_AFTER = re.compile(r"\s+of\s")
 _PRONOUN = re.compile(r"[\s\"'“]*(he|she|it|they)\b", re.I)  # a sentence opening on its subject's pronoun
 
 
@@ -58,7 +59,9 @@ def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: 
             return set()
         start, end = a + pronoun.start(1), a + pronoun.end(1)
     at = past_asides(sentence, end - a)
-    after = [m for m in ms if m.start - a >= at and m.entity_id != subject.entity_id]
+    schema = GraphSchema.of(kg)
+    sentence, titles = _titles_as_words(sentence, a, ms, schema.lexicon(), facts)
+    after = [m for m in ms if m.start - a >= at and m.entity_id != subject.entity_id and m not in titles]
     holder = min(after, key=lambda m: m.start, default=None)  # the first name after the subject, nothing between
     if holder is None:
         return set()
@@ -67,7 +70,7 @@ def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: 
             not any(w in FUNCTION_WORDS for w in _WORD.findall(sentence[holder.end - a:following.start - a])):
         return set()
     view = SubjectView.of(kg, holder, statements, ms, a)
-    schema, lexicon = view.schema, view.schema.lexicon()
+    lexicon = schema.lexicon()
     copula = _COPULA.match(sentence, at)
     predicate = copula and _PREDICATE.fullmatch(sentence, copula.end(), holder.start - a)
     verb = None if copula else _VERB.fullmatch(sentence, at, holder.start - a)
@@ -106,6 +109,20 @@ def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: 
         emit(si, holder, view.likeliest(found), start, end, value_id, reader="inverse")
     # Said or not, the words put the holder on the other side of these properties.
     return {(holder.entity_id, p) for p in named}
+
+
+def _titles_as_words(sentence: str, a: int, ms, lexicon, facts) -> tuple[str, list]:
+    """"Hun Sen is the Prime Minister of Jamaica": a name written as a title, wholly a property's name (a label or
+    alias of the index: "prime minister" of head of government) with "of" after it, is the relation's words, not a
+    holder — the sentence with those names in lower case, and the names."""
+    titles = []
+    for m in ms:
+        text = m.text.lower()
+        if _OF_AFTER.match(sentence, m.end - a) and any(
+                normalise(text) in facts.names(n.pid) for n in whole_names(content_stems(text), lexicon)):
+            titles.append(m)
+            sentence = sentence[:m.start - a] + text + sentence[m.end - a:]
+    return sentence, titles
 
 
 def _fitting_namesake(kg, schema, subject, pids) -> tuple[str | None, list[str]]:

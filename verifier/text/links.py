@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from kgcheck.index.text import normalise
 from kgcheck.verifier.text.mentions import Mention
 from kgcheck.verifier.text.schema import PREPOSITIONS, GraphSchema
 from kgcheck.verifier.text.subject import COPULA_ARTICLE
@@ -33,7 +34,9 @@ def what_the_sentence_says(found: list[tuple], sentence: str, facts, subject, a:
         pids = {p for p in said_of[1] if facts.datatype(p) == "wikibase-item"}
         near.update({f[2]: (None, pids, pids, frozenset()) for f in found if f[4] is not None and f[0].entity_id ==
                      said_of[0].entity_id and f[2] >= said_of[0].end})
-    instead = said_instead(found, near, a, spans, plain, holds, may_say)
+    instead = (said_of is not None and said_backwards(found, said_of, plain, facts, holds, may_say)) or \
+        stated_between(found, sentence, plain, a, facts, holds, may_say) or \
+        said_instead(found, near, a, spans, plain, holds, may_say)
     if instead:
         return instead
     if len(found) == 1:
@@ -80,6 +83,22 @@ def blank_names(sentence: str, a: int, names) -> str:
     return "".join(chars)
 
 
+def said_backwards(found: list[tuple], said_of: tuple, plain: str, facts, holds, may_say) -> list[tuple] | None:
+    """"The capital of France is Lyon": the graph links the value to the holder (Lyon's country is France), and the
+    words name another relation, the holder's. The claim is the one named (France's capital: the graph then judges
+    it), not the link, which the sentence does not state — unless the sentence names the link's relation ("The
+    capital of France is Paris", Paris being capital of France). The holder must have the relation in the graph, or
+    may have it with this value (may_say); one relation only."""
+    holder, named = said_of
+    back = [f for f in found if f[4] == holder.entity_id and f[0].start >= holder.end]
+    if not back or any(names_property(f[1], plain, facts) for f in back):
+        return None
+    value = back[0][0]
+    pids = [p for p in sorted(named) if facts.datatype(p) == "wikibase-item"]
+    said = [p for p in pids if holds(holder, p)] or [p for p in pids if may_say(holder, p, value.entity_id)]
+    return [(holder, said[0], value.start, value.end, value.entity_id, "words")] if len(said) == 1 else None
+
+
 def said_instead(found: list[tuple], near: dict, a: int, spans, plain: str, holds,
                  may_say=lambda holder, pid, value: False) -> list[tuple] | None:
     """The claim the words make where the graph links the two names by another relation: "Eternal Sunshine of the
@@ -119,6 +138,49 @@ def said_instead(found: list[tuple], near: dict, a: int, spans, plain: str, hold
         if len(pids) == 1:
             return [(holder, pids[0], f[2], f[3], f[4], "words")]
     return None
+
+
+# Two names and the relation between them, its holder after "of" or before "'s": "Osaka is the capital of Japan",
+# "Japan's capital is Osaka" — a copula, "the", the property's name (nothing that qualifies it: "the former capital
+# of" reads nothing), "of"; or "'s", the name, a copula. Not "a": "X is a tributary of Y" says one of Y's several,
+# which the graph often holds the other way (X's mouth is Y), not a claim that Y's tributary is X alone.
+_COPULA = r"\s*,?\s*(?:is|was|are|were|has been|had been|became|remains|remained)\s+"
+_NAME_OF = re.compile(r"\.?" + _COPULA + r"the\s+([a-z][\w'’ -]*?)\s+of\s+(?:the\s+)?", re.IGNORECASE)
+_POSSESSED = re.compile(r"['’]s?\s+([a-z][\w'’ -]*?)" + _COPULA + r"(?:the\s+)?", re.IGNORECASE)
+
+
+def stated_between(found: list[tuple], sentence: str, plain: str, a: int, facts, holds, may_say) -> list[tuple] | None:
+    """"Osaka is the capital of Japan" or "Japan's capital is Osaka", which the graph links only as Osaka located in
+    Japan: the words say Japan's capital — claimed when Japan may have that relation (held, or by its classes) and
+    Osaka may be one of its values (its role or class: may_say), else when Japan holds it (the words are exact: a
+    value of another kind is a wrong answer, Osaka Prefecture here), one relation only, and the words name no link's
+    relation ("Tokyo is
+    the capital of Japan" names Tokyo's "capital of"). The graph then judges it (Tokyo: REFUTED), where the link
+    would have been SUPPORTED by construction. The claim's span is the value's name."""
+    if any(f[4] is None for f in found) or any(names_property(f[1], plain, facts) for f in found):
+        return None
+    f = found[0]
+    one, other = (f[0].start, f[0].end, f[0].entity_id), (f[2], f[3], f[4])
+    first, second = sorted((one, other))
+    if first[1] > second[0]:
+        return None
+    for pattern, holder, value in ((_NAME_OF, second, first), (_POSSESSED, first, second)):
+        words = pattern.fullmatch(plain, first[1] - a, second[0] - a)
+        if not words:
+            continue
+        named = normalise(words.group(1))
+        holder_mention = Mention(holder[0], holder[1], sentence[holder[0] - a:holder[1] - a], holder[2])
+        pids = [p for p in _properties_named(facts, named) if facts.datatype(p) == "wikibase-item"]
+        said = [p for p in pids if may_say(holder_mention, p, value[2])] or [p for p in pids if holds(holder_mention, p)]
+        if len(said) == 1:
+            return [(holder_mention, said[0], value[0], value[1], value[2], "words")]
+    return None
+
+
+def _properties_named(facts, name: str) -> list[str]:
+    """The properties whose label or alias is NAME (normalised), from the index's property lexicon."""
+    found = [c.id for c in facts.kg.searcher().properties(name, vectors=False)]
+    return sorted({p for p in found if name in facts.names(p)})
 
 
 def _nearest_relation(plain: str, at: int, facts, names: list[tuple[int, int]]) -> tuple[int, set, set, set]:
