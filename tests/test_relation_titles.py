@@ -118,3 +118,10 @@ def test_a_copula_relation_of_the_name_after_of_is_its_holders(kg):
     # A word that qualifies the relation reads nothing of the holder: "the former capital" may be true.
     former = verify_text(kg, "Portmoor is the former capital of Freedonia.")
     assert _on(former, "Q801", "P36") is None
+
+
+def test_a_title_whose_lower_case_is_longer_keeps_the_offsets(kg):
+    # "İ" lower-cases to two characters: the title is then left as written, and every claim's span is its text's.
+    text = "Trentino Ambassador is the PRİME Minister of Freedonia, and Rufus Firefly is the capital of Sylvania."
+    report = verify_text(kg, text)
+    assert all(text[c.start:c.end] == c.span for c in report.claims)

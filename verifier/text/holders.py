@@ -117,10 +117,10 @@ def _titles_as_words(sentence: str, a: int, ms, lexicon, facts) -> tuple[str, li
     holder — the sentence with those names in lower case, and the names."""
     titles = []
     for m in ms:
-        text = m.text.lower()
-        if _OF_AFTER.match(sentence, m.end - a) and any(
+        text = sentence[m.start - a:m.end - a].lower()
+        if len(text) == m.end - m.start and _OF_AFTER.match(sentence, m.end - a) and any(
                 normalise(text) in facts.names(n.pid) for n in whole_names(content_stems(text), lexicon)):
-            titles.append(m)
+            titles.append(m)  # (offsets kept: a letter whose lower case is longer, "İ", leaves the name as it is)
             sentence = sentence[:m.start - a] + text + sentence[m.end - a:]
     return sentence, titles
 
