@@ -121,7 +121,21 @@ def test_a_copula_relation_of_the_name_after_of_is_its_holders(kg):
 
 
 def test_a_title_whose_lower_case_is_longer_keeps_the_offsets(kg):
-    # "İ" lower-cases to two characters: the title is then left as written, and every claim's span is its text's.
+    # The title is read as the relation's words, the sentence lower-cased in place: it keeps its length, so that the
+    # mentions' offsets still index it — also with "İ", which lower-cases to two characters (such a name is left
+    # as written: defensive, as its stems then match no property name anyway).
+    from kgcheck.verifier.text.holders import _titles_as_words
+    from kgcheck.verifier.text.mentions import Mention
+    from kgcheck.verifier.text.schema import GraphSchema
+    from kgcheck.verifier.claims.check import Checker
+
+    facts, lexicon = Checker(kg).facts, GraphSchema.of(kg).lexicon()
+    for title in ("Prime Minister", "PRİME Minister"):
+        text = f"Trentino Ambassador is the {title} of Freedonia."
+        start = text.index(title)
+        ms = [Mention(0, 19, "Trentino Ambassador", "Q822"), Mention(start, start + len(title), title, "Q14212")]
+        sentence, titles = _titles_as_words(text, 0, ms, lexicon, facts)
+        assert len(sentence) == len(text)
+        assert [m.text for m in titles] == (["Prime Minister"] if title == "Prime Minister" else [])
     text = "Trentino Ambassador is the PRİME Minister of Freedonia, and Rufus Firefly is the capital of Sylvania."
-    report = verify_text(kg, text)
-    assert all(text[c.start:c.end] == c.span for c in report.claims)
+    assert all(text[c.start:c.end] == c.span for c in verify_text(kg, text).claims)
