@@ -24,10 +24,11 @@ import re
 from kgcheck.index.measures import SUBCLASS_OF
 from kgcheck.index.text import normalise
 from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, GraphSchema, classes_of, fits_value, stem
+from kgcheck.verifier.text.subject import COPULA
 from kgcheck.verifier.text.words import SubjectView, class_words, content_stems, past_asides, whole_names
 
 # What joins the subject to its predicate: a copula, or a comma opening an apposition ("X, the director of Y,").
-_COPULA = re.compile(r"\s*,?\s*(?:is|was|are|were|has been|had been|became|becomes|remains|remained)\s+|"
+_COPULA = re.compile(COPULA + r"|"
                      r"\s*,\s*(?=(?:the|a|an|one)\s)", re.I)
 # Between the copula and the holder: an article ("one of the" for a plural), at most one superlative ("the largest
 # tributary"; "the former capital", "a subsidiary summit", "the second highest summit" qualify the relation, so they

@@ -9,7 +9,7 @@ import re
 from kgcheck.index.text import normalise
 from kgcheck.verifier.text.mentions import Mention
 from kgcheck.verifier.text.schema import PREPOSITIONS, GraphSchema
-from kgcheck.verifier.text.subject import COPULA_ARTICLE
+from kgcheck.verifier.text.subject import COPULA, COPULA_ARTICLE
 from kgcheck.verifier.text.triggerwords import DETOUR_PARTICLES, ITEM_TRIGGER_WINDOW, OBJECT_OPENS, TRIGGERS, word_hits
 from kgcheck.verifier.text.words import WINDOW_WORDS, clause_start, names_before
 from kgcheck.verifier.values.dates import DateMatch, compare_dates
@@ -144,9 +144,8 @@ def said_instead(found: list[tuple], near: dict, a: int, spans, plain: str, hold
 # "Japan's capital is Osaka" — a copula, "the", the property's name (nothing that qualifies it: "the former capital
 # of" reads nothing), "of"; or "'s", the name, a copula. Not "a": "X is a tributary of Y" says one of Y's several,
 # which the graph often holds the other way (X's mouth is Y), not a claim that Y's tributary is X alone.
-_COPULA = r"\s*,?\s*(?:is|was|are|were|has been|had been|became|remains|remained)\s+"
-_NAME_OF = re.compile(r"\.?" + _COPULA + r"the\s+([a-z][\w'’ -]*?)\s+of\s+(?:the\s+)?", re.IGNORECASE)
-_POSSESSED = re.compile(r"['’]s?\s+([a-z][\w'’ -]*?)" + _COPULA + r"(?:the\s+)?", re.IGNORECASE)
+_NAME_OF = re.compile(r"\.?" + COPULA + r"the\s+([a-z][\w'’ -]*?)\s+of\s+(?:the\s+)?", re.IGNORECASE)
+_POSSESSED = re.compile(r"['’]s?\s+([a-z][\w'’ -]*?)" + COPULA + r"(?:the\s+)?", re.IGNORECASE)
 
 
 def stated_between(found: list[tuple], sentence: str, plain: str, a: int, facts, holds, may_say) -> list[tuple] | None:
@@ -154,19 +153,19 @@ def stated_between(found: list[tuple], sentence: str, plain: str, a: int, facts,
     Japan: the words say Japan's capital — claimed when Japan may have that relation (held, or by its classes) and
     Osaka may be one of its values (its role or class: may_say), else when Japan holds it (the words are exact: a
     value of another kind is a wrong answer, Osaka Prefecture here), one relation only, and the words name no link's
-    relation ("Tokyo is
-    the capital of Japan" names Tokyo's "capital of"). The graph then judges it (Tokyo: REFUTED), where the link
-    would have been SUPPORTED by construction. The claim's span is the value's name."""
-    if any(f[4] is None for f in found) or any(names_property(f[1], plain, facts) for f in found):
-        return None
+    relation ("Tokyo is the capital of Japan" names Tokyo's "capital of"). The graph then judges it (Tokyo:
+    REFUTED), where the link would have been SUPPORTED by construction. The claim's span is the value's name."""
     f = found[0]
+    if f[4] is None:
+        return None
     one, other = (f[0].start, f[0].end, f[0].entity_id), (f[2], f[3], f[4])
     first, second = sorted((one, other))
     if first[1] > second[0]:
         return None
     for pattern, holder, value in ((_NAME_OF, second, first), (_POSSESSED, first, second)):
         words = pattern.fullmatch(plain, first[1] - a, second[0] - a)
-        if not words:
+        # the words first (they seldom match), then whether they name a link's own relation
+        if not words or any(f[4] is None or names_property(f[1], plain, facts) for f in found):
             continue
         named = normalise(words.group(1))
         holder_mention = Mention(holder[0], holder[1], sentence[holder[0] - a:holder[1] - a], holder[2])

@@ -20,6 +20,8 @@ _PREPOSITION_BEFORE = re.compile(r"\b(?:by|in|at|from|on|to|for|with|into|near)\
 _PREPOSITION_YEAR_BEFORE = re.compile(r"\b(?:in|at|from|to|into|near)\s+\d{3,4}s?\s+$", re.IGNORECASE)
 _PHRASE_GOES_ON = re.compile(r"\s*[,;]|\s+(?:during|until|in|on|at|when|where|under|before|after|from|of|with)\b")
 COPULA_ARTICLE = r"\b(?:is|was|are|were)\s+(?:a|an|the)\b"
+# A copula that joins a subject to its predicate noun ("is", "has been", "became"), a comma before it allowed.
+COPULA = r"\s*,?\s*(?:is|was|are|were|has been|had been|became|becomes|remains|remained)\s+"
 # "is a 2011 Japanese …", "was the Greek entry": a name after a copula and its article is the predicate's.
 _PREDICATE_BEFORE = re.compile(COPULA_ARTICLE + r"\s+(?:[\w'’-]+\s+){0,3}$", re.IGNORECASE)
 _LIST_ITEM = re.compile(r",?\s+(?:and|or|&)\s+", re.IGNORECASE)  # between the last two names of a list
