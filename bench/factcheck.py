@@ -358,7 +358,8 @@ def main() -> None:
         if dump:
             dump.write(json.dumps({"id": row["id"], "claims": [
                 [c.claim.subject_id, c.claim.property_id, c.span, c.verdict.verdict, _reader(c),
-                 list(c.verdict.corrections[:3])] for c in report.claims]}) + "\n")
+                 list(c.verdict.corrections[:3]), c.verdict.evidence[0].relation if c.verdict.evidence else None]
+                for c in report.claims]}) + "\n")
     counts = Counter(r.get("kind") or "true" for r in rows)
     header = (f"text-factcheck-dev over {args.index}: {len(rows)} rows ({dict(counts)}), every property, "
               f"LLM {'on' if llm else 'off'}, readers {args.readers or 'all'}, offset {args.offset}"

@@ -1,36 +1,54 @@
-"""Whether a text claim's REFUTED stands, given how its value was read: a name that is also the label of the graph's
-value (a namesake the linker did not pick), or a relation guessed from the value's type between values of different
-kinds (verify.py asks both)."""
+"""Whether a text claim's verdict stands, given how its value was read: a name that is also a label or alias of the
+graph's value (a namesake the linker did not pick) or of what it lies in, a REFUTED relation guessed from the value's
+type between values of different kinds, a REFUTED container of the property's values the graph cannot place its value
+in (verify.py asks all three)."""
 from __future__ import annotations
 
 from dataclasses import replace
 
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.check import Checker
-from kgcheck.verifier.model import REFUTED, Verdict
+from kgcheck.verifier.claims.compare import CONFLICT
+from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, Verdict
 from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema
 from kgcheck.verifier.text.words import properties_named_by
 
 
 def read_as_the_graphs_namesake(kg, checker: Checker, merged: list, verdicts: list[Verdict]) -> None:
-    """A REFUTED claim whose words are the very label of a value the graph gives instead ("based on … novel Sense and
-    Sensibility": the name linked to the film of that title, the graph's value the novel) is judged again with that
-    value: the name has both readings, so the text is not wrong by its words. Replaces both in place."""
-    redo = {i: [x for x in v.correction_ids if x and x != c.claim.object_id]
-            for i, ((c, _), v) in enumerate(zip(merged, verdicts)) if v.verdict == REFUTED and c.claim.object_id}
+    """A REFUTED claim, or one NOT_ENOUGH_INFO beside the values the graph lists, whose words are a label or alias of a
+    value the graph gives instead ("based on … novel Sense and Sensibility": the name linked to the film of that title,
+    the graph's value the novel; "born in the UK", linked to Great Britain, alias UK, where the graph's citizenship is
+    the United Kingdom, alias UK), or of what such a value lies in ("born in England", linked to the constituent
+    country, where the graph places Cambridge in the Kingdom of England, alias "England", and no further), is judged
+    again with that value: the name has both readings, so the text is not wrong by its words. Replaces both in
+    place."""
+    redo = {i: [x for x in _graph_values(v) if x and x != c.claim.object_id]
+            for i, ((c, _), v) in enumerate(zip(merged, verdicts)) if c.claim.object_id}
     redo = {i: others for i, others in redo.items() if others}
     if not redo:
         return
-    labels = kg.labels({x for others in redo.values() for x in others})
+    checker.facts.prefetch_names({x for others in redo.values() for x in others})
     again = []
     for i, others in redo.items():
         (c, source), name = merged[i], normalise(merged[i][0].claim.object)
-        same = next((x for x in others if name and normalise(labels.get(x) or "") == name), None)
+        same = next((x for x in others if name and name in checker.facts.names(x)), None) or \
+            _named_container(checker.facts, others, name)
         if same:
             merged[i] = (replace(c, claim=replace(c.claim, object_id=same)), source)
             again.append(i)
     for i, v in zip(again, checker.check([merged[i][0].claim for i in again])):
         verdicts[i] = v
+
+
+def _graph_values(v: Verdict) -> list[str]:
+    """The values the graph gives instead of the claimed one: a refutation's corrections, the listed values of a
+    NOT_ENOUGH_INFO beside them (its conflicting evidence of the claimed property)."""
+    if v.verdict == REFUTED:
+        return list(v.correction_ids)
+    if v.verdict == NOT_ENOUGH_INFO:
+        return [e.value_id for e in v.evidence if e.relation == CONFLICT and e.property == v.claim.property_id
+                and e.value_id]
+    return []
 
 
 def swap_of_a_kind(kg, v: Verdict) -> bool:
@@ -78,3 +96,32 @@ def swap_of_a_kind(kg, v: Verdict) -> bool:
     # property elsewhere ("Joseph Barbera", a screenwriter of other films) is of its kind, one it never does is not
     unknown = not classes[claimed] or not all(classes[i] for i in others)
     return unknown and role.get(v.claim.property_id, 0) > 0
+
+
+def _named_container(facts, values: list[str], name: str) -> str | None:
+    """The first (by id) container of VALUES (facts.ancestors: the HIERARCHY closure) that NAME is a label or alias
+    of, if any."""
+    if not name:
+        return None
+    containers = sorted({a for x in values for a in facts.ancestors(x)})
+    facts.prefetch_names(containers)
+    return next((a for a in containers if name in facts.names(a)), None)
+
+
+def beyond_known_containers(kg, facts, v: Verdict) -> bool:
+    """A REFUTED claim whose value is no value of the property itself but a container of its values ("died in the
+    United States": the graph gives places of death, not countries), where nothing the graph places its own value in
+    is of the claimed value's kind (Santa Barbara, placed in nothing): the graph cannot tell whether its value lies in
+    the claimed one, so the claim is not refuted. One of that kind it does place it in (Cambridge in the Kingdom of
+    England, a sovereign state as France is) refutes "born in France"."""
+    claimed, pid = v.claim.object_id, v.claim.property_id
+    values = [i for i in v.correction_ids if i and i != claimed]
+    if not claimed or not pid or not values:
+        return False
+    schema = GraphSchema.of(kg)
+    if schema.roles([claimed]).get(claimed, {}).get(pid) or pid not in schema.contained_roles([claimed])[claimed]:
+        return False
+    containers = sorted({a for x in values for a in facts.ancestors(x)})
+    fetched = kg.statements_for([claimed, *containers], properties=(INSTANCE_OF,))
+    kinds = {i: {st.value.entity_id for st in fetched.get(i, ()) if st.value.entity_id} for i in [claimed, *containers]}
+    return not any(kinds[claimed] & kinds[c] for c in containers)

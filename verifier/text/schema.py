@@ -15,12 +15,17 @@ import threading
 from collections import defaultdict
 from dataclasses import dataclass
 
-from kgcheck.index.measures import INSTANCE_OF  # Wikidata's own class property: the schema is read through it
+from kgcheck.index.measures import INSTANCE_OF, SUBCLASS_OF  # Wikidata's own class properties: the schema is read through them
+from kgcheck.index.store import HIERARCHY_TABLE
 from kgcheck.verifier.values.units import dimension_of
 # Function words carry no property meaning ("date of birth" is matched on "date", "birth").
 FUNCTION_WORDS = frozenset("a an the of in on at to for by with and or is was are were be been from as its it his "
                            "her their this that which who s during than into".split())
 PREPOSITIONS = frozenset("of in on at to for by with from as during into".split())
+# Wikidata's "country" (P17) is held by things that are no places (a language, an ethnic group, a team): it contains
+# a thing only when things of its kind are placed by one of these HIERARCHY edges (located in the administrative
+# territorial entity, location, located in or next to body of water): Lyon is in France, English is not.
+COUNTRY, PLACED_BY = "P17", ("P131", "P276", "P706")
 MIN_CLASS_SHARE = 0.05  # a property fewer than 1 in 20 instances of the subject's classes hold is not theirs
 MIN_VALUE_SHARE = 0.05  # a class fewer than 1 in 20 of a property's typed values have is not a type it takes
 MIN_ROLE_STATEMENTS = 1  # one statement with a name as its value already says what the name is for
@@ -71,6 +76,9 @@ class GraphSchema:
         self._usage: dict[str, int] = {}
         self._profiles: dict[str, dict[str, float]] = {}  # property -> properties its holders also hold (share)
         self._dimensions: dict[str, set[str]] = {}  # property -> the dimensions of its quantities' units
+        self._contained: dict[str, set[str]] = {}  # entity -> contained_roles
+        self._particles: dict[str, set[str]] | None = None
+        self._placed: set[str] | None = None  # placed_classes
 
     @classmethod
     def of(cls, kg) -> "GraphSchema":
@@ -203,6 +211,44 @@ class GraphSchema:
             out[eid][pid] = n
         return out
 
+    def contained_roles(self, ids) -> dict[str, set[str]]:
+        """Per entity, the properties some value of which it directly contains (a HIERARCHY edge other than subclass
+        of: France holds Lyon, a birthplace; a country only what is placed, placed_classes): a container is a less
+        specific value of such a property ("born in France"), which the judge supports through the value's
+        containers (compare.LESS_SPECIFIC)."""
+        out: dict[str, set[str]] = {i: self._contained[i] for i in ids if i in self._contained}
+        ids = sorted(set(ids) - set(out))
+        out.update({i: set() for i in ids})
+        if not ids or not self.kg.has_table(HIERARCHY_TABLE) or not self.kg.has_table("statements_by_object"):
+            return out
+        placing = ", ".join(f"'{p}'" for p in PLACED_BY)
+        for parent, pid in self.kg.sql(f"""
+                SELECT DISTINCT h.parent, s.property FROM {HIERARCHY_TABLE} h
+                JOIN statements_by_object s ON s.entity_id = h.subject
+                WHERE h.parent IN (SELECT unnest(?)) AND h.property <> '{SUBCLASS_OF}' AND (h.property <> '{COUNTRY}'
+                  OR h.subject IN (SELECT subject FROM statements WHERE property = '{INSTANCE_OF}'
+                                   AND entity_id IN (SELECT unnest(?)))
+                  OR h.subject IN (SELECT subject FROM {HIERARCHY_TABLE} WHERE property IN ({placing}))
+                     AND h.subject NOT IN (SELECT subject FROM statements WHERE property = '{INSTANCE_OF}'))""",
+                                       [ids, sorted(self.placed_classes())]):
+            out[parent].add(pid)
+        self._contained.update({i: out[i] for i in ids})  # asked again for the same names sentence after sentence
+        return out
+
+    def placed_classes(self) -> set[str]:
+        """The classes most of whose instances the graph places by a PLACED_BY edge (city, university, mountain; not
+        language, ethnic group): a thing of such a class lies in its country, one of another class is only
+        associated with it (English's countries are where it is spoken). A majority, as role_classes asks."""
+        if self._placed is None:
+            placing = ", ".join(f"'{p}'" for p in PLACED_BY)
+            self._placed = {r[0] for r in self.kg.sql(f"""
+                WITH placed AS (SELECT DISTINCT subject FROM {HIERARCHY_TABLE} WHERE property IN ({placing})),
+                inst AS (SELECT subject, entity_id AS class FROM statements
+                         WHERE property = '{INSTANCE_OF}' AND entity_id IS NOT NULL)
+                SELECT class FROM inst LEFT JOIN placed p USING (subject)
+                GROUP BY class HAVING count(p.subject) > 0.5 * count(*)""")}
+        return self._placed
+
     def typed(self, pid: str) -> bool:
         """Does the graph know the class of any of `pid`'s values?"""
         self._load()
@@ -244,6 +290,22 @@ class GraphSchema:
                     self._lexicon = dict(lex)
         return self._lexicon
 
+    def said_as_container(self, eid: str, pid: str, particle: str) -> bool:
+        """Is `eid`, after PARTICLE ("in the"), a container of `pid`'s values said with a name of pid that ends in
+        that particle ("born in France"; "broadcast in Israel" is no broadcaster, though it holds one)?"""
+        return particle.split()[0].lower() in self.particles(pid) and pid in self.contained_roles([eid])[eid]
+
+    def particles(self, pid: str) -> set[str]:
+        """The prepositions `pid`'s names end with ("born in", "directed by")."""
+        if self._particles is None:
+            found: dict[str, set[str]] = defaultdict(set)
+            for names in self.lexicon().values():
+                for name in names:
+                    if name.particle:
+                        found[name.pid].add(name.particle)
+            self._particles = dict(found)
+        return self._particles.get(pid, set())
+
 
 def fits_value(schema, role: dict[str, int], classes, pid: str, unknown: bool) -> bool:
     """Can a value with this `role` (the properties it is a value of elsewhere in the graph, with counts) and these
@@ -264,8 +326,10 @@ def may_be_value(schema, role: dict[str, int], classes, pid: str) -> bool:
 
 
 def entity_may_be_value(schema, eid: str, statements: dict, pid: str) -> bool:
-    """`may_be_value` of an entity by its id: its role in the graph, its classes from STATEMENTS (by subject)."""
-    return may_be_value(schema, schema.roles([eid])[eid], classes_of(eid, statements), pid)
+    """`may_be_value` of an entity by its id: its role in the graph, its classes from STATEMENTS (by subject), or
+    its holding values of the property (contained_roles: "born in Germany")."""
+    return may_be_value(schema, schema.roles([eid])[eid], classes_of(eid, statements), pid) or \
+        pid in schema.contained_roles([eid])[eid]
 
 
 def classes_of(eid: str, statements: dict) -> set[str]:

@@ -153,8 +153,9 @@ def read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, 
                     emit(si, doer, pid, m.start, m.end, m.entity_id, reader="triggers")
                 continue
         # A held value the name contains ("born in England" of a man born in London) reads the relation the word
-        # names, when a word names one: "born in Kenya" is no language spoken, though English is spoken in Kenya.
-        above = [p for p in above if p in named] if named else above
+        # names: "born in Kenya" is no language spoken, though English is spoken in Kenya; with no word, nothing ("in
+        # the United States" is no ethnic group, though the graph gives African Americans that country).
+        above = [p for p in above if p in named]
         for pid in dict.fromkeys([p for p in named if p in props_of] or above or named[:1]):
             if (m.entity_id, pid) in held_by:
                 break  # "a tributary of the Nile": the Nile's tributary, not the subject's

@@ -18,7 +18,7 @@ from kgcheck.verifier.claims.check import Checker
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.text.extract import READERS, SpanClaim, extract_claims, names_property
-from kgcheck.verifier.text.refutations import read_as_the_graphs_namesake, swap_of_a_kind
+from kgcheck.verifier.text.refutations import beyond_known_containers, read_as_the_graphs_namesake, swap_of_a_kind
 from kgcheck.verifier.text.repair import repair_mojibake
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Verdict
 from kgcheck.verifier.formats.serialize import verdict_to_dict
@@ -280,6 +280,11 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
             # kind as the claimed one, the sentence may mean another relation; doubtful, not wrong.
             v = replace(v, verdict=NOT_ENOUGH_INFO, reason=v.reason + "; relation read from the value's type, "
                                                                         "not stated in the sentence: not refuted")
+        elif v.verdict == REFUTED and beyond_known_containers(kg, checker.facts, v):
+            v = replace(v, verdict=NOT_ENOUGH_INFO, reason=v.reason + (
+                f"; but {c.claim.object} is a container of such values, and the graph places "
+                f"{', '.join(v.corrections) or 'its value'} in nothing of its kind: it cannot tell whether it lies "
+                "there"), corrections=(), correction_ids=())
         kept.append(TextClaim(c.sentence_index, c.start, c.end, text[c.start:c.end], c.claim, v, source, c.reader))
     claims = tuple(kept)
     verdicts = [c.verdict for c in claims]

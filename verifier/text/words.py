@@ -262,11 +262,13 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
                      if schema.datatype(p) == "wikibase-item" and view.may_hold(p)]
             found = [(d, p) for d, p in named if fits(p)]
             by_role = bool(found)
-            if not found and _PARTICLE_BEFORE.search(sentence, 0, m.start - a):  # not "publishing director Charb"
-                # "directed by" an actor a sparse graph lists as no director: by class (or the one its role implies:
-                # a cast member is a human), if unambiguous.
-                by_class = [(d, p) for d, p in named if d == 0 and
-                            may_be_value(schema, role, m_classes or schema.role_classes(role), p)]
+            particle = _PARTICLE_BEFORE.search(sentence, 0, m.start - a)
+            if not found and particle:  # not "publishing director Charb"
+                # "directed by" an actor a sparse graph lists as no director: by class (or its role's: a cast member is
+                # human), or as a container of its values ("born in France"), if unambiguous.
+                inside = {p for d, p in named if d == 0 and schema.said_as_container(m.entity_id, p, particle.group())}
+                by_class = [(d, p) for d, p in named if d == 0 and (p in inside or
+                            may_be_value(schema, role, m_classes or schema.role_classes(role), p))]
                 found = by_class if len(by_class) == 1 else []
             nearest = found[0][0] if found else None
             named_here = [p for d, p in found if d == nearest]
