@@ -16,7 +16,8 @@ the value nor lies in or contains the true one (another country). Each is said a
 
 Prints, on the true sentences: SUPPORTED (a claim on the subject and property, SUPPORTED), claimed at all, false alarm
 (a REFUTED claim); on the false ones: flagged (a claim on the subject and property not SUPPORTED), REFUTED, corrected
-(REFUTED with the graph's value), fooled (SUPPORTED on the subject and property).
+(REFUTED with the graph's value), fooled (SUPPORTED on the subject and property), caught (a REFUTED claim of any
+property: "based in Chile" refuted as the club's country).
 """
 from __future__ import annotations
 
@@ -133,6 +134,7 @@ def main() -> None:
                 counts["false corrected"] += any(c.verdict.verdict == "REFUTED" and row["value"] in
                                                  c.verdict.correction_ids for c in on)
                 counts["false fooled"] += "SUPPORTED" in verdicts
+                counts["false caught"] += any(c.verdict.verdict == "REFUTED" for c in report.claims)
             if dump:
                 dump.write(json.dumps({"row": row, "kind": kind, "claims": [
                     [c.claim.subject_id, c.claim.property_id, c.span, c.verdict.verdict, c.reader] for c in report.claims]})
@@ -144,7 +146,7 @@ def main() -> None:
           f"{counts['true claimed'] / n:.3f}  false alarm {counts['true false alarm'] / n:.3f}")
     print(f"  false (another thing of the container's class): flagged {counts['false flagged'] / n:.3f}  REFUTED "
           f"{counts['false refuted'] / n:.3f}  corrected {counts['false corrected'] / n:.3f}  fooled "
-          f"{counts['false fooled'] / n:.3f}")
+          f"{counts['false fooled'] / n:.3f}  caught (a REFUTED claim, any property) {counts['false caught'] / n:.3f}")
     print(f"  latency per sentence: p50 {percentile(latencies, 0.5):.3f} s, p99 {percentile(latencies, 0.99):.3f} s")
 
 
