@@ -77,8 +77,7 @@ def swap_of_a_kind(kg, v: Verdict) -> bool:
     # reading; bench/HISTORY.md says what asking a majority instead cost): it is a value of that kind
     if role and role.get(v.claim.property_id, 0) >= max(role.values()):
         return True
-    fetched = kg.statements_for([claimed, *others], properties=(INSTANCE_OF,))
-    classes = {i: {st.value.entity_id for st in fetched.get(i, ()) if st.value.entity_id} for i in [claimed, *others]}
+    classes = _classes(kg, [claimed, *others])
     if all(classes[claimed] & classes[i] for i in others):
         return True
     # A claimed value of a class named after the property ("drum and bass", a music genre, for a genre) against values
@@ -99,11 +98,10 @@ def swap_of_a_kind(kg, v: Verdict) -> bool:
 
 
 def _named_container(facts, values: list[str], name: str) -> str | None:
-    """The first (by id) container of VALUES (facts.ancestors: the HIERARCHY closure) that NAME is a label or alias
-    of, if any."""
+    """The first (by id) container of VALUES (_containers) that NAME is a label or alias of, if any."""
     if not name:
         return None
-    containers = sorted({a for x in values for a in facts.ancestors(x)})
+    containers = _containers(facts, values)
     facts.prefetch_names(containers)
     return next((a for a in containers if name in facts.names(a)), None)
 
@@ -121,7 +119,17 @@ def beyond_known_containers(kg, facts, v: Verdict) -> bool:
     schema = GraphSchema.of(kg)
     if schema.roles([claimed]).get(claimed, {}).get(pid) or pid not in schema.contained_roles([claimed])[claimed]:
         return False
-    containers = sorted({a for x in values for a in facts.ancestors(x)})
-    fetched = kg.statements_for([claimed, *containers], properties=(INSTANCE_OF,))
-    kinds = {i: {st.value.entity_id for st in fetched.get(i, ()) if st.value.entity_id} for i in [claimed, *containers]}
+    containers = _containers(facts, values)
+    kinds = _classes(kg, [claimed, *containers])
     return not any(kinds[claimed] & kinds[c] for c in containers)
+
+
+def _containers(facts, values: list[str]) -> list[str]:
+    """What VALUES lie in (facts.ancestors: the HIERARCHY closure), by id."""
+    return sorted({a for x in values for a in facts.ancestors(x)})
+
+
+def _classes(kg, ids: list[str]) -> dict[str, set[str]]:
+    """Per id, its classes (instance of) in the graph."""
+    fetched = kg.statements_for(ids, properties=(INSTANCE_OF,))
+    return {i: {st.value.entity_id for st in fetched.get(i, ()) if st.value.entity_id} for i in ids}

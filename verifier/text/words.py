@@ -262,8 +262,8 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
                      if schema.datatype(p) == "wikibase-item" and view.may_hold(p)]
             found = [(d, p) for d, p in named if fits(p)]
             by_role = bool(found)
-            particle = _PARTICLE_BEFORE.search(sentence, 0, m.start - a)
-            if not found and particle:  # not "publishing director Charb"
+            particle = None if found else _PARTICLE_BEFORE.search(sentence, 0, m.start - a)
+            if particle:  # not "publishing director Charb"
                 # "directed by" an actor a sparse graph lists as no director: by class (or its role's: a cast member is
                 # human), or as a container of its values ("born in France"), if unambiguous.
                 inside = {p for d, p in named if d == 0 and schema.said_as_container(m.entity_id, p, particle.group())}
