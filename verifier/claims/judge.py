@@ -84,6 +84,10 @@ class JudgeFacts(GraphFacts):
     def trace_exclusivity(self, pid: str, subject: str, held: list[str], claimed: list[str]):  # -> Exclusivity | None
         return None  # facts without the trace measures never refute through them
 
+    def rendered(self, st: Statement) -> tuple:
+        """rendered_statement(st, self); KGFacts keeps them (claims on one subject cite its statements again)."""
+        return rendered_statement(st, self)
+
 
 def _sort_key_time(st: Statement) -> str:
     for pid in (POINT_IN_TIME, START_TIME):
@@ -130,15 +134,20 @@ def _ended(st: Statement) -> str | None:
 
 
 def evidence_of(st: Statement, relation: str, score: float, facts: GraphFacts) -> Evidence:
-    labels = LabelView(facts)
+    subject_label, property_label, value, qualifiers, references = (
+        facts.rendered(st) if isinstance(facts, JudgeFacts) else rendered_statement(st, facts))
     return Evidence(
-        statement_id=st.statement_id, subject=st.subject, subject_label=facts.label(st.subject),
-        property=st.property, property_label=facts.label(st.property), value=plain_value(st.value, labels),
-        value_id=st.value.entity_id, rank=st.rank, score=round(score, 4), relation=relation,
-        qualifiers=tuple((facts.label(q.property) or q.property, plain_value(q.value, labels)) for q in st.qualifiers),
-        references=tuple(tuple((facts.label(s.property) or s.property, plain_value(s.value, labels)) for s in r.snaks)
-                         for r in st.references),
-    )
+        statement_id=st.statement_id, subject=st.subject, subject_label=subject_label, property=st.property,
+        property_label=property_label, value=value, value_id=st.value.entity_id, rank=st.rank, score=round(score, 4),
+        relation=relation, qualifiers=qualifiers, references=references)
+
+
+def rendered_statement(st: Statement, facts: GraphFacts) -> tuple:
+    """A statement's labels as evidence shows them: subject, property, value, qualifiers, references."""
+    labels = LabelView(facts)
+    return (facts.label(st.subject), facts.label(st.property), plain_value(st.value, labels),
+            tuple((facts.label(q.property) or q.property, plain_value(q.value, labels)) for q in st.qualifiers),
+            reference_pairs(st.references, facts))
 
 
 def reference_pairs(references, facts: GraphFacts) -> tuple:
@@ -274,10 +283,18 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
 
 
 def _listing(statements: list[Statement], facts: GraphFacts, limit: int = LISTED_VALUES) -> str:
+    # Rendered only until LIMIT labels are found (a subject may hold hundreds of values); the rest counted unrendered.
+    distinct = list(dict.fromkeys(st.value for st in statements if st.rank != "deprecated"))
     labels = LabelView(facts)
-    values = list(dict.fromkeys(plain_value(st.value, labels) for st in statements if st.rank != "deprecated"))
-    more = f" and {len(values) - limit} more" if len(values) > limit else ""
-    return ", ".join(values[:limit]) + more
+    shown: dict[str, None] = {}
+    rendered = 0
+    for value in distinct:
+        if len(shown) == limit:
+            break
+        shown.setdefault(plain_value(value, labels))
+        rendered += 1
+    more = len(distinct) - rendered
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
 def _far_from_all(obj: ClaimObject, conflicts: list[Statement], claim: Claim) -> bool:

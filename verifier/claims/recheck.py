@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import queue
+import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -116,6 +117,28 @@ def _rewrite(results: ResultsFile, path: str, replaced: dict[int, bytes]) -> Non
         results.rewrite(out, replaced)
 
 
+def _replace_freeing_later(tmp: str, out_path: str) -> None:
+    """os.replace, leaving the old file's blocks to be freed on a second thread: replacing a results file of
+    145 MB took 0.1 s of a 4.5 s recheck. A second name keeps the old file alive through the rename."""
+    doomed = f"{out_path}.replaced-{os.getpid()}"
+    try:
+        os.link(out_path, doomed)
+    except OSError:  # no old file, or a file system without hard links: the plain replace
+        doomed = None
+    try:
+        os.replace(tmp, out_path)
+    finally:
+        if doomed:
+            threading.Thread(target=_unlink_quietly, args=(doomed,), name="kgcheck-free").start()
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
 @with_fewer_collections
 def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = CheckOptions(),
             batch_size: int = 20000) -> RecheckSummary:
@@ -174,7 +197,7 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
             save_keys = None if keyed.saved is None else savedkeys.carry(
                 keyed.saved, replaced, lambda recorder, number: recorder.add_rows(number, *result_rows(records[number])))
             written.result()
-        os.replace(tmp, out_path)
+        _replace_freeing_later(tmp, out_path)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
