@@ -73,5 +73,6 @@ class Verdict:
     # What made a conflicting value count (or not) as false: "constraint" (Wikidata's P2302), "measured"
     # (few subjects hold several values), "class" / "value" / "profile" (the same measure among the subjects of
     # its class, holding its value, sharing another property), "co-occurrence" (values never seen together
-    # although expected), "none" (open world), "closed-world"; None when no value conflicted.
+    # although expected), "none" (open world), "closed-world"; in free text "reverse" (the graph states the claim
+    # the other way round, for a property it never holds both ways); None when no value conflicted.
     exclusivity: str | None = None

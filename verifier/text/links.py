@@ -91,9 +91,14 @@ def said_backwards(found: list[tuple], said_of: tuple, plain: str, facts, holds,
     may have it with this value (may_say); one relation only."""
     holder, named = said_of
     back = [f for f in found if f[4] == holder.entity_id and f[0].start >= holder.end]
-    if not back or any(names_property(f[1], plain, facts) for f in back):
+    if not back:
         return None
     value = back[0][0]
+    turned = _turned(back, named, facts, holder)
+    if turned:  # "The father of Maurice Jarre is Jean-Michel Jarre", the graph holding Maurice as Jean-Michel's father
+        return [(holder, turned, value.start, value.end, value.entity_id, "words")]
+    if any(names_property(f[1], plain, facts) for f in back):
+        return None
     pids = [p for p in sorted(named) if facts.datatype(p) == "wikibase-item"]
     said = [p for p in pids if holds(holder, p)] or [p for p in pids if may_say(holder, p, value.entity_id)]
     return [(holder, said[0], value.start, value.end, value.entity_id, "words")] if len(said) == 1 else None
@@ -165,15 +170,35 @@ def stated_between(found: list[tuple], sentence: str, plain: str, a: int, facts,
     for pattern, holder, value in ((_NAME_OF, second, first), (_POSSESSED, first, second)):
         words = pattern.fullmatch(plain, first[1] - a, second[0] - a)
         # the words first (they seldom match), then whether they name a link's own relation
-        if not words or any(f[4] is None or names_property(f[1], plain, facts) for f in found):
+        if not words or any(f[4] is None for f in found):
             continue
         named = normalise(words.group(1))
         holder_mention = Mention(holder[0], holder[1], sentence[holder[0] - a:holder[1] - a], holder[2])
         pids = [p for p in _properties_named(facts, named) if facts.datatype(p) == "wikibase-item"]
+        turned = _turned([f for f in found if f[0].entity_id == value[2] and f[4] == holder[2]], pids, facts,
+                         holder_mention)
+        if turned:  # "Jean-Michel Jarre is the father of Maurice Jarre", the graph holding it the other way
+            return [(holder_mention, turned, value[0], value[1], value[2], "words")]
+        if any(names_property(f[1], plain, facts) for f in found):
+            continue
         said = [p for p in pids if may_say(holder_mention, p, value[2])] or [p for p in pids if holds(holder_mention, p)]
         if len(said) == 1:
             return [(holder_mention, said[0], value[0], value[1], value[2], "words")]
     return None
+
+
+def _turned(links: list[tuple], named, facts, holder: Mention) -> str | None:
+    """The one relation the words name exactly (NAMED: property ids) of LINKS that run from the sentence's value to its
+    holder: the sentence states it the other way round ("the father of X is Y" where the graph holds X as Y's father),
+    so the claim is the sentence's, for the graph to judge — when the graph never holds the relation both ways
+    (GraphSchema.asymmetric: father, follows; not spouse or shares border with, a third of them held both ways on
+    dense-dev, where the graph's one direction says nothing of the sentence's). Not when either name was read as an
+    alias of its thing where it is another thing's label (GraphSchema.aliased_from_a_label): the link itself may have
+    chosen that reading ("Soviet Union", an alias of Moscow, which lies in the Russian SFSR)."""
+    schema = GraphSchema.of(facts.kg)
+    turned = {f[1] for f in links if f[1] in named and schema.asymmetric(f[1]) and
+              not any(schema.aliased_from_a_label(m.text, m.entity_id) for m in (f[0], holder))}
+    return turned.pop() if len(turned) == 1 else None
 
 
 def _properties_named(facts, name: str) -> list[str]:

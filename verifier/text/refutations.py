@@ -9,6 +9,7 @@ from dataclasses import replace
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.check import Checker
 from kgcheck.verifier.claims.compare import CONFLICT
+from kgcheck.verifier.claims.judge import evidence_of
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, Verdict
 from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema
 from kgcheck.verifier.text.words import properties_named_by
@@ -133,3 +134,19 @@ def _classes(kg, ids: list[str]) -> dict[str, set[str]]:
     """Per id, its classes (instance of) in the graph."""
     fetched = kg.statements_for(ids, properties=(INSTANCE_OF,))
     return {i: {st.value.entity_id for st in fetched.get(i, ()) if st.value.entity_id} for i in ids}
+
+
+def held_the_other_way(kg, facts, v: Verdict):
+    """The graph's statement that refutes a claim it does not support by stating it the other way round ("Maurice
+    Jarre's father is Jean-Michel Jarre", the graph holding Maurice as Jean-Michel's father), for a property never held
+    both ways by measure (GraphSchema.asymmetric); None when there is none. Evidence of the relation "reverse"."""
+    subject, pid, value = v.claim.subject_id, v.claim.property_id, v.claim.object_id
+    schema = GraphSchema.of(kg)
+    if v.verdict != NOT_ENOUGH_INFO or not (subject and pid and value) or subject == value or \
+            schema.aliased_from_a_label(v.claim.object, value) or schema.aliased_from_a_label(v.claim.subject, subject):
+        return None
+    for st in kg.statements_for([value], properties=(pid,)).get(value, ()):
+        # the measure after the statement: it reads all of pid's statements once, and reversed claims are rare
+        if st.value.entity_id == subject and st.rank != "deprecated" and schema.asymmetric(pid):
+            return evidence_of(st, "reverse", 1.0, facts)
+    return None

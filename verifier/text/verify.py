@@ -18,8 +18,10 @@ from kgcheck.verifier.claims.check import Checker
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.text.extract import READERS, SpanClaim, extract_claims, names_property
-from kgcheck.verifier.text.refutations import beyond_known_containers, read_as_the_graphs_namesake, swap_of_a_kind
+from kgcheck.verifier.text.refutations import (beyond_known_containers, held_the_other_way, read_as_the_graphs_namesake,
+                                              swap_of_a_kind)
 from kgcheck.verifier.text.repair import repair_mojibake
+from kgcheck.verifier.text.schema import GraphSchema
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Verdict
 from kgcheck.verifier.formats.serialize import verdict_to_dict
 from kgcheck.verifier.values import parse_date
@@ -269,6 +271,13 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
                 f"{checker.facts.label(c.claim.subject_id) or c.claim.subject_id} ({c.claim.subject_id}), the one "
                 f"thing the graph links to this value, so the graph cannot judge the claim ({v.verdict} of that "
                 f"thing: {v.reason})"))
+        elif not guessed and (reverse := held_the_other_way(kg, checker.facts, v)) is not None:
+            n, both = GraphSchema.of(kg).reversal(c.claim.property_id)
+            relation = reverse.property_label or reverse.property
+            v = replace(v, verdict=REFUTED, confidence=round(1.0 - max(both / n, 0.03), 3), evidence=(reverse, *v.evidence),
+                        reason=f"the graph states it the other way round: {reverse.subject_label or reverse.subject}'s "
+                               f"{relation} is {reverse.value} ({both} of {n} {relation} statements are held both ways)",
+                        corrections=(), correction_ids=(), exclusivity="reverse")
         elif (c.sentence_index, c.claim.subject_id, c.claim.property_id) in beside and \
                 (guessed or v.exclusivity != "constraint"):
             v = replace(v, verdict=NOT_ENOUGH_INFO, reason=v.reason + (

@@ -1,0 +1,133 @@
+"""Relations stated the other way round: "Jean-Michel Jarre is the father of Maurice Jarre", where the graph holds
+Maurice Jarre as Jean-Michel's father — the reversal an answer often makes, and one a reader fooled by the graph's
+link reports SUPPORTED (the link between the two names is there, the relation named is the link's own).
+
+    python bench/reversed.py [--index /work/indexes/dense4] [--n 400] [--per-property 40] [--seed 0]
+                             [--forms inverse,relation-of,possessive] [--dump rows.jsonl]
+
+The facts: item statements (subject, property, value) of the index, both named, whose property the graph never holds
+both ways by measure — at least MIN_SUBJECTS (20) statements, at most 5 % of them held the other way too, the 95 %
+Wilson bound under 10 % (verifier/claims/thresholds.py: the judge's own thresholds for "takes one value"); for
+those a reversed statement is wrong by the graph's own record. One fact per subject, at most `--per-property` per
+property, picked by a hash of the ids (`--seed`); no property whose label ends in a preposition ("part of": said
+"X is the part of Y" it reads neither way). Each fact is said in each form (factcheck.py's REPHRASINGS) with
+subject and value swapped (wrong) and as the graph holds it (right).
+
+Per form, on the wrong sentences: flagged (a claim on the swapped subject and the property, not SUPPORTED),
+REFUTED, all green (claims, every one SUPPORTED: the reader is fooled), silent (no REFUTED claim); on the right
+ones: gold SUPPORTED (a claim of the fact, SUPPORTED), false alarm (a REFUTED claim).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+
+from common import percentile
+from factcheck import REPHRASINGS
+
+_PREPOSITION_END = (" of", " in", " on", " at", " to", " for", " by", " with", " from", " as")
+
+_REVERSAL = """
+SELECT s.property, count(*), count(*) FILTER (WHERE EXISTS (SELECT 1 FROM statements r WHERE r.property = s.property
+       AND r.subject = s.entity_id AND r.entity_id = s.subject))
+FROM statements s WHERE s.entity_id IS NOT NULL AND s.rank <> 'deprecated' AND s.entity_id <> s.subject GROUP BY 1
+"""
+_FACTS = """
+SELECT subject, property, entity_id FROM (
+    SELECT subject, property, entity_id, row_number() OVER (PARTITION BY subject ORDER BY hash(statement_id || ?)) AS k
+    FROM statements WHERE entity_id IS NOT NULL AND rank <> 'deprecated' AND entity_id <> subject
+      AND property IN (SELECT unnest(?)))
+WHERE k = 1 ORDER BY hash(subject || property || ?)
+"""
+
+
+def reversible_facts(kg, n: int, per_property: int, seed: int) -> list[dict]:
+    from kgcheck.verifier.claims.thresholds import MAX_MULTI_SHARE, MAX_MULTI_UPPER, MIN_SUBJECTS, wilson_upper
+
+    never_both = sorted(p for p, total, both in kg.sql(_REVERSAL) if total >= MIN_SUBJECTS and
+                        both <= MAX_MULTI_SHARE * total and wilson_upper(both, total) <= MAX_MULTI_UPPER)
+    rows = kg.sql(_FACTS, [str(seed), never_both, str(seed)])
+    labels = kg.labels(sorted({x for r in rows for x in r}))
+    out, per = [], Counter()
+    for subject, pid, value in rows:
+        names = [labels.get(x) for x in (subject, pid, value)]
+        if not all(names) or names[1].endswith(_PREPOSITION_END) or names[0].lower() == names[2].lower() or \
+                per[pid] >= per_property:
+            continue
+        per[pid] += 1
+        out.append({"subject_id": subject, "property_id": pid, "value_id": value,
+                    "subject": names[0], "property": names[1], "value": names[2]})
+        if len(out) >= n:
+            break
+    return out
+
+
+def score(reports: list, facts: list[dict], wrong: bool) -> Counter:
+    k = Counter()
+    for report, f in zip(reports, facts):
+        verdicts = [c.verdict.verdict for c in report.claims]
+        k["n"] += 1
+        if wrong:  # the sentence's subject is the graph's value
+            on = [c for c in report.claims if (c.claim.subject_id, c.claim.property_id) == (f["value_id"],
+                                                                                               f["property_id"])]
+            k["flagged"] += any(c.verdict.verdict != "SUPPORTED" for c in on)
+            k["refuted"] += any(c.verdict.verdict == "REFUTED" for c in on)
+            k["all_green"] += bool(verdicts) and all(v == "SUPPORTED" for v in verdicts)
+            k["silent"] += "REFUTED" not in verdicts
+        else:
+            k["gold"] += any(c.verdict.verdict == "SUPPORTED" and (c.claim.subject_id, c.claim.property_id,
+                             c.claim.object_id) == (f["subject_id"], f["property_id"], f["value_id"])
+                             for c in report.claims)
+            k["false_alarm"] += "REFUTED" in verdicts
+    return k
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--index", default="/work/indexes/dense4")
+    ap.add_argument("--n", type=int, default=400)
+    ap.add_argument("--per-property", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--forms", default="inverse,relation-of,possessive")
+    ap.add_argument("--dump", help="write each sentence's claims (JSON lines)")
+    args = ap.parse_args()
+
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.check import Checker
+    from kgcheck.verifier.text.verify import verify_text
+
+    kg = KG.open(args.index)
+    checker = Checker(kg)
+    facts = reversible_facts(kg, args.n, args.per_property, args.seed)
+    print(f"reversed relations over {args.index}: {len(facts)} facts of {len({f['property_id'] for f in facts})} "
+          f"properties never held both ways (seed {args.seed}): {Counter(f['property_id'] for f in facts).most_common(8)}")
+    dump = open(args.dump, "w") if args.dump else None
+    for form in args.forms.split(","):
+        latencies, result = [], {}
+        for wrong in (True, False):
+            reports = []
+            for f in facts:
+                subject, value = (f["value"], f["subject"]) if wrong else (f["subject"], f["value"])
+                text = REPHRASINGS[form].format(value=value, property=f["property"], subject=subject)
+                text = text[:1].upper() + text[1:]
+                started = time.perf_counter()
+                reports.append(verify_text(kg, text, checker=checker))
+                latencies.append(time.perf_counter() - started)
+                if dump:
+                    dump.write(json.dumps({"form": form, "wrong": wrong, "text": text, "fact": f, "claims": [
+                        [c.claim.subject_id, c.claim.property_id, c.span, c.verdict.verdict, c.reader]
+                        for c in reports[-1].claims]}) + "\n")
+            result[wrong] = score(reports, facts, wrong)
+        w, r = result[True], result[False]
+        n = max(1, w["n"])
+        print(f"  {form:<12} wrong: flagged {w['flagged'] / n:.3f}  refuted {w['refuted'] / n:.3f}  all green "
+              f"{w['all_green'] / n:.3f}  silent {w['silent'] / n:.3f}  |  right: gold SUPPORTED {r['gold'] / n:.3f}  "
+              f"false alarm {r['false_alarm'] / n:.3f}  |  p50 {percentile(latencies, 0.5):.3f} s")
+    if dump:
+        dump.close()
+
+
+if __name__ == "__main__":
+    main()
