@@ -98,54 +98,69 @@ def score(reports: list, facts: list[dict], wrong: bool) -> Counter:
     return k
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def form_arguments(doc: str, n: int) -> argparse.ArgumentParser:
+    """The arguments of a bench that says facts in REPHRASINGS' forms (this one, reversed.py)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--index", default="/work/indexes/dense4")
-    ap.add_argument("--n", type=int, default=600)
+    ap.add_argument("--n", type=int, default=n)
     ap.add_argument("--per-property", type=int, default=40)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--forms", default="inverse,relation-of,possessive")
+    ap.add_argument("--dump", help="write each sentence's claims (JSON lines)")
+    return ap
+
+
+def main() -> None:
+    ap = form_arguments(__doc__, 600)
     ap.add_argument("--max-share", type=float, default=0.05,
                     help="the properties: at most this share of their subjects hold several values (0.05: those the "
                          "judge refutes by measure; higher takes properties where a near miss is NOT_ENOUGH_INFO)")
-    ap.add_argument("--forms", default="inverse,relation-of,possessive")
-    ap.add_argument("--dump", help="write each sentence's claims (JSON lines)")
     args = ap.parse_args()
 
     from kgcheck.index.store import KG
     from kgcheck.verifier.claims.check import Checker
-    from kgcheck.verifier.text.verify import verify_text
-
     kg = KG.open(args.index)
     checker = Checker(kg)
     facts = near_misses(kg, checker.facts, args.n, args.per_property, args.seed, args.max_share)
     print(f"near misses over {args.index}: {len(facts)} facts of {len({f['property_id'] for f in facts})} "
           f"properties at most {args.max_share:.0%} of whose subjects hold several values (seed {args.seed})")
-    dump = open(args.dump, "w") if args.dump else None
-    for form in args.forms.split(","):
-        latencies, result = [], {}
-        for wrong in (True, False):
-            reports = []
-            for f in facts:
-                text = REPHRASINGS[form].format(value=f["wrong" if wrong else "value"], property=f["property"],
-                                                subject=f["subject"])
-                text = text[:1].upper() + text[1:]
-                started = time.perf_counter()
-                reports.append(verify_text(kg, text, checker=checker))
-                latencies.append(time.perf_counter() - started)
-                if dump:
-                    dump.write(json.dumps({"form": form, "wrong": wrong, "text": text, "fact": f, "claims": [
-                        [c.claim.subject_id, c.claim.property_id, c.span, c.verdict.verdict, c.reader]
-                        for c in reports[-1].claims]}) + "\n")
-            result[wrong] = score(reports, facts, wrong)
-        w, r = result[True], result[False]
+    for form, w, r, latencies in each_form(kg, checker, facts, args.forms.split(","), args.dump, score,
+                                           lambda f, wrong: (f["wrong" if wrong else "value"], f["subject"])):
         n = max(1, w["n"])
         print(f"  {form:<12} wrong: flagged {w['flagged'] / n:.3f}  refuted {w['refuted'] / n:.3f}  corrected "
               f"{w['corrected'] / n:.3f}  all green {w['all_green'] / n:.3f}  silent {w['silent'] / n:.3f}  |  "
               f"right: gold SUPPORTED {r['gold'] / n:.3f}  false alarm {r['false_alarm'] / n:.3f}  |  "
               f"p50 {percentile(latencies, 0.5):.3f} s")
-    if dump:
-        dump.close()
 
+
+def each_form(kg, checker, facts: list[dict], forms: list[str], dump_path, score, names):
+    """Per form (REPHRASINGS), each fact said wrong and right — names(fact, wrong) -> (value, subject) — and
+    verified: yields (form, score of the wrong sentences, of the right ones, latencies); DUMP_PATH gets each
+    sentence's claims."""
+    from kgcheck.verifier.text.verify import verify_text
+
+    dump = open(dump_path, "w") if dump_path else None
+    try:
+        for form in forms:
+            latencies, result = [], {}
+            for wrong in (True, False):
+                reports = []
+                for f in facts:
+                    value, subject = names(f, wrong)
+                    text = REPHRASINGS[form].format(value=value, property=f["property"], subject=subject)
+                    text = text[:1].upper() + text[1:]
+                    started = time.perf_counter()
+                    reports.append(verify_text(kg, text, checker=checker))
+                    latencies.append(time.perf_counter() - started)
+                    if dump:
+                        dump.write(json.dumps({"form": form, "wrong": wrong, "text": text, "fact": f, "claims": [
+                            [c.claim.subject_id, c.claim.property_id, c.span, c.verdict.verdict, c.reader]
+                            for c in reports[-1].claims]}) + "\n")
+                result[wrong] = score(reports, facts, wrong)
+            yield form, result[True], result[False], latencies
+    finally:
+        if dump:
+            dump.close()
 
 if __name__ == "__main__":
     main()

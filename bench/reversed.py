@@ -19,13 +19,10 @@ ones: gold SUPPORTED (a claim of the fact, SUPPORTED), false alarm (a REFUTED cl
 """
 from __future__ import annotations
 
-import argparse
-import json
-import time
 from collections import Counter
 
 from common import percentile
-from factcheck import REPHRASINGS
+from nearmiss import each_form, form_arguments
 
 _PREPOSITION_END = (" of", " in", " on", " at", " to", " for", " by", " with", " from", " as")
 
@@ -85,49 +82,23 @@ def score(reports: list, facts: list[dict], wrong: bool) -> Counter:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--index", default="/work/indexes/dense4")
-    ap.add_argument("--n", type=int, default=400)
-    ap.add_argument("--per-property", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--forms", default="inverse,relation-of,possessive")
-    ap.add_argument("--dump", help="write each sentence's claims (JSON lines)")
-    args = ap.parse_args()
+    args = form_arguments(__doc__, 400).parse_args()
 
     from kgcheck.index.store import KG
     from kgcheck.verifier.claims.check import Checker
-    from kgcheck.verifier.text.verify import verify_text
-
     kg = KG.open(args.index)
     checker = Checker(kg)
     facts = reversible_facts(kg, args.n, args.per_property, args.seed)
     print(f"reversed relations over {args.index}: {len(facts)} facts of {len({f['property_id'] for f in facts})} "
           f"properties never held both ways (seed {args.seed}): {Counter(f['property_id'] for f in facts).most_common(8)}")
-    dump = open(args.dump, "w") if args.dump else None
-    for form in args.forms.split(","):
-        latencies, result = [], {}
-        for wrong in (True, False):
-            reports = []
-            for f in facts:
-                subject, value = (f["value"], f["subject"]) if wrong else (f["subject"], f["value"])
-                text = REPHRASINGS[form].format(value=value, property=f["property"], subject=subject)
-                text = text[:1].upper() + text[1:]
-                started = time.perf_counter()
-                reports.append(verify_text(kg, text, checker=checker))
-                latencies.append(time.perf_counter() - started)
-                if dump:
-                    dump.write(json.dumps({"form": form, "wrong": wrong, "text": text, "fact": f, "claims": [
-                        [c.claim.subject_id, c.claim.property_id, c.span, c.verdict.verdict, c.reader]
-                        for c in reports[-1].claims]}) + "\n")
-            result[wrong] = score(reports, facts, wrong)
-        w, r = result[True], result[False]
+    # wrong: the graph's value said as the subject, and the subject as the value
+    for form, w, r, latencies in each_form(kg, checker, facts, args.forms.split(","), args.dump, score,
+                                           lambda f, wrong: (f["subject"], f["value"]) if wrong else
+                                           (f["value"], f["subject"])):
         n = max(1, w["n"])
         print(f"  {form:<12} wrong: flagged {w['flagged'] / n:.3f}  refuted {w['refuted'] / n:.3f}  all green "
               f"{w['all_green'] / n:.3f}  silent {w['silent'] / n:.3f}  |  right: gold SUPPORTED {r['gold'] / n:.3f}  "
               f"false alarm {r['false_alarm'] / n:.3f}  |  p50 {percentile(latencies, 0.5):.3f} s")
-    if dump:
-        dump.close()
-
 
 if __name__ == "__main__":
     main()
