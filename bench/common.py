@@ -25,9 +25,14 @@ def ensure_index(dump: Path, out: str) -> str:
         from kgcheck.index.build import build_index
         from kgcheck.ingest.pipeline import IngestOptions, ingest
 
+        from kgcheck.ingest.writer import build_staging_dir, publish
+
         print(f"building {out} from {dump} ...", file=sys.stderr)
-        ingest(str(dump), out, IngestOptions(quiet=True))
-        build_index(out, quiet=True)
+        # As `kgcheck build` does: staged, then published — a killed build leaves no half index where OUT is looked for.
+        staging = build_staging_dir(out)
+        ingest(str(dump), staging, IngestOptions(quiet=True))
+        build_index(staging, quiet=True)
+        publish(staging, out, keep_previous=False)
     return out
 
 
