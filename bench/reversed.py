@@ -13,9 +13,9 @@ property, picked by a hash of the ids (`--seed`); no property whose label ends i
 "X is the part of Y" it reads neither way). Each fact is said in each form (factcheck.py's REPHRASINGS) with
 subject and value swapped (wrong) and as the graph holds it (right).
 
-Per form, on the wrong sentences: flagged (a claim on the swapped subject and the property, not SUPPORTED),
-REFUTED, all green (claims, every one SUPPORTED: the reader is fooled), silent (no REFUTED claim); on the right
-ones: gold SUPPORTED (a claim of the fact, SUPPORTED), false alarm (a REFUTED claim).
+Per form, on the wrong sentences (nearmiss.py's score): flagged (a claim on the swapped subject and the property,
+not SUPPORTED), REFUTED, all green (claims, every one SUPPORTED: the reader is fooled), silent (no REFUTED claim);
+on the right ones: gold SUPPORTED (a claim of the fact, SUPPORTED), false alarm (a REFUTED claim).
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from collections import Counter
 
 from common import percentile
 from nearmiss import each_form, form_arguments
+from nearmiss import score as nearmiss_score
 
 _PREPOSITION_END = (" of", " in", " on", " at", " to", " for", " by", " with", " from", " as")
 
@@ -62,23 +63,8 @@ def reversible_facts(kg, n: int, per_property: int, seed: int) -> list[dict]:
 
 
 def score(reports: list, facts: list[dict], wrong: bool) -> Counter:
-    k = Counter()
-    for report, f in zip(reports, facts):
-        verdicts = [c.verdict.verdict for c in report.claims]
-        k["n"] += 1
-        if wrong:  # the sentence's subject is the graph's value
-            on = [c for c in report.claims if (c.claim.subject_id, c.claim.property_id) == (f["value_id"],
-                                                                                               f["property_id"])]
-            k["flagged"] += any(c.verdict.verdict != "SUPPORTED" for c in on)
-            k["refuted"] += any(c.verdict.verdict == "REFUTED" for c in on)
-            k["all_green"] += bool(verdicts) and all(v == "SUPPORTED" for v in verdicts)
-            k["silent"] += "REFUTED" not in verdicts
-        else:
-            k["gold"] += any(c.verdict.verdict == "SUPPORTED" and (c.claim.subject_id, c.claim.property_id,
-                             c.claim.object_id) == (f["subject_id"], f["property_id"], f["value_id"])
-                             for c in report.claims)
-            k["false_alarm"] += "REFUTED" in verdicts
-    return k
+    """nearmiss.score, a wrong sentence's claims looked for on its own subject: the graph's value."""
+    return nearmiss_score(reports, [dict(f, subject_id=f["value_id"]) for f in facts] if wrong else facts, wrong)
 
 
 def main() -> None:

@@ -141,12 +141,13 @@ def held_the_other_way(kg, facts, v: Verdict):
     Jarre's father is Jean-Michel Jarre", the graph holding Maurice as Jean-Michel's father), for a property never held
     both ways by measure (GraphSchema.asymmetric); None when there is none. Evidence of the relation "reverse"."""
     subject, pid, value = v.claim.subject_id, v.claim.property_id, v.claim.object_id
-    schema = GraphSchema.of(kg)
-    if v.verdict != NOT_ENOUGH_INFO or not (subject and pid and value) or subject == value or \
-            schema.aliased_from_a_label(v.claim.object, value) or schema.aliased_from_a_label(v.claim.subject, subject):
+    if v.verdict != NOT_ENOUGH_INFO or not (subject and pid and value) or subject == value:
         return None
-    for st in kg.statements_for([value], properties=(pid,)).get(value, ()):
-        # the measure after the statement: it reads all of pid's statements once, and reversed claims are rare
-        if st.value.entity_id == subject and st.rank != "deprecated" and schema.asymmetric(pid):
-            return evidence_of(st, "reverse", 1.0, facts)
-    return None
+    reverse = next((st for st in kg.statements_for([value], properties=(pid,)).get(value, ())
+                    if st.value.entity_id == subject and st.rank != "deprecated"), None)
+    # the measure and the name lookups only for the rare claim the graph holds reversed
+    schema = GraphSchema.of(kg)
+    if reverse is None or not schema.asymmetric(pid) or schema.aliased_from_a_label(v.claim.object, value) or \
+            schema.aliased_from_a_label(v.claim.subject, subject):
+        return None
+    return evidence_of(reverse, "reverse", 1.0, facts)
