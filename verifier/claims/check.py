@@ -325,4 +325,6 @@ def _may_measure(claims, subjects, wanted_props, statements, linked_ids):
                     if st.value.entity_id and st.rank != "deprecated":
                         values.add(st.value.entity_id)
             for pid, values in held.items():
+                if claim.object_id in values and not claim.qualifiers:
+                    continue  # a held value without qualifiers to disagree: SUPPORTED, no measure read
                 yield sid, pid, frozenset(values), claimed

@@ -58,8 +58,12 @@ class StoredMeasures:
             values |= {(pid, v) for v in held.union(claimed)}
         self._fetch("measure_class", "class", "subjects, several, pooled_subjects, pooled_several", classes,
                     self._class, _class_row)
-        # A subject none of whose classes is measured hands over to their superclasses: read those edges too.
-        self._superclasses({c for p, c in classes if (self._class[(p, c)] or _NONE)[0].subjects < min_subjects})
+        # A subject none of whose classes is measured hands over to their superclasses: read those edges, and the
+        # superclasses' rows (the judge would read them one query a property).
+        unmeasured = {(p, c) for p, c in classes if (self._class[(p, c)] or _NONE)[0].subjects < min_subjects}
+        parents = self._superclasses({c for _, c in unmeasured})
+        self._fetch("measure_class", "class", "subjects, several, pooled_subjects, pooled_several",
+                    {(p, up) for p, c in unmeasured for up in parents[c]}, self._class, _class_row)
         self._fetch("measure_profile", "other", "subjects, several", profiles, self._profile, _share_row)
         self._fetch("measure_value", "value", "subjects, several", values, self._value, _count_row)
         needed: list[tuple[str, str, frozenset, str]] = []
