@@ -69,6 +69,8 @@ def test_parse_date_rejects(text):
     ("In his 40s he moved; may 2000 people come?", []),
     ("Released on 1952-03-11 and again in November 1960.", ["1952-03-11", "November 1960"]),
     ("It costs $1999 and flight 1066 was late", []),
+    ("It was produced by 20th Century Fox in the 20th Century.", ["20th Century"]),  # the studio's name: no date
+    ("Art of the 5th century BC Greek world", ["5th century BC"]),
 ])
 def test_find_dates(sentence, spans):
     assert [sentence[s:e] for s, e, _ in find_dates(sentence)] == spans

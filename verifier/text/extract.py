@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from kgcheck.verifier.text.apposition import apposed_properties
 from kgcheck.verifier.text.coordination import listed_together
+from kgcheck.verifier.text.demonyms import with_demonyms
 from kgcheck.verifier.text.links import date_agrees, linked_to_later, names_property, what_the_sentence_says
 from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fused_values, rejoin_names,
                                            split_sentences, word_spans)
@@ -88,7 +89,8 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
 
     sentences = rejoin_names(kg, text, split_sentences(text))
     weak: dict[int, list[tuple[int, int, list[str]]]] = {}
-    mentions = read_tails(kg, text, sentences, find_mentions(kg, text, sentences, llm, weak), about)
+    mentions, adjectives = with_demonyms(
+        kg, text, sentences, read_tails(kg, text, sentences, find_mentions(kg, text, sentences, llm, weak), about))
     renamed = {}
     if about:
         named = topic_names(kg, about)  # one lookup for both: the names it goes by, and those retitled
@@ -122,6 +124,8 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
             return
         if object_id == who.entity_id:
             return  # two mentions of one thing ("Lebanon ... Lebanon"): no text claims that Lebanon's country is Lebanon
+        if (who.start, who.end) in adjectives:
+            return  # "a Peruvian politician": Peru is what the words describe the politician by, holding nothing here
         seen.update({(who.entity_id, pid, start), same})
         by = found_by.get(si)
         claims.append(SpanClaim(Claim(id=f"s{si}-{len(claims)}", subject=who.text,
@@ -262,7 +266,9 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
                     for s, e, date in dates:
                         if date_agrees(date, st.value.time, st.value.precision):
                             links.setdefault((x.entity_id, s), []).append((x, st.property, a + s, a + e, None))
-        spans = [(m.start, m.end) for m in ms]  # not the weak ones: common words ("win") may be property words
+        # Not the weak ones (common words, "win", may be property words), nor a month inside a date ("born on 4 August
+        # 1961 in X": the date is a detour between the word and its value, no name between them).
+        spans = [(m.start, m.end) for m in ms if not inside_dates(m.start - a, m.end - a, dates)]
         said_of = (ms[relation_of[0]], relation_of[1]) if relation_of else None  # "The producer of X is Y"
         for found in links.values():
             named = spans + [(f[2], f[3]) for f in found]

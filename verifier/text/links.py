@@ -10,7 +10,8 @@ from kgcheck.index.text import normalise
 from kgcheck.verifier.text.mentions import Mention
 from kgcheck.verifier.text.schema import PREPOSITIONS, GraphSchema
 from kgcheck.verifier.text.subject import COPULA, COPULA_ARTICLE
-from kgcheck.verifier.text.triggerwords import DETOUR_PARTICLES, ITEM_TRIGGER_WINDOW, OBJECT_OPENS, TRIGGERS, word_hits
+from kgcheck.verifier.text.triggerwords import (DETOUR, DETOUR_PARTICLES, ITEM_TRIGGER_WINDOW, OBJECT_OPENS, TRIGGERS,
+                                                word_hits)
 from kgcheck.verifier.text.words import WINDOW_WORDS, clause_start, names_before
 from kgcheck.verifier.values.dates import DateMatch, compare_dates
 
@@ -63,7 +64,10 @@ _INDEFINITE = re.compile(r"\b(?:a|an)\s+$", re.IGNORECASE)
 # for the studio") and determiners ("directed by the"), and the participles a trigger word may be coordinated with
 # ("written and directed by", "produced, written and directed").
 _TRIGGER_PARTICLES = "|".join(sorted(PREPOSITIONS - {"for", "during", "into"}))
-_TRIGGER_TO_VALUE = re.compile(rf"(?:\s+(?:{_TRIGGER_PARTICLES})\b)?" + OBJECT_OPENS.pattern, re.IGNORECASE)
+# A time or place may stand between the word and its particle: "born on 4 August 1961 in X" (DETOUR).
+# Case matters to the detour alone (its name or date is capitalised or a number).
+_TRIGGER_TO_VALUE = re.compile(rf"(?:\s+{DETOUR}\s+(?i:{_TRIGGER_PARTICLES})\b|(?:\s+(?i:{_TRIGGER_PARTICLES})\b)?)"
+                               rf"(?i:{OBJECT_OPENS.pattern})")
 _COORDINATED = re.compile(r"\b[a-z]+(?:ed|en|wn|ote)\s*(?:,|and|&|or)\s*$", re.IGNORECASE)
 _NOUN_AFTER = re.compile(r"\s+[a-z]")
 

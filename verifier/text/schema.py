@@ -380,6 +380,14 @@ def may_be_value(schema, role: dict[str, int], classes, pid: str) -> bool:
         or schema.kin(role, pid)
 
 
+def known_to_fit(schema, role: dict[str, int], classes, pid: str) -> bool:
+    """`may_be_value` where the graph says so: by the name's role, or its classes among those of pid's values
+    whatever its role (Ridley Scott, a producer and a winner in a sparse graph, is human, as directors are), or
+    kin — not a name the graph says nothing of."""
+    return fits_value(schema, role, classes, pid, unknown=False) or \
+        fits_value(schema, {}, classes, pid, unknown=False) or schema.kin(role, pid)
+
+
 def entity_may_be_value(schema, eid: str, statements: dict, pid: str) -> bool:
     """`may_be_value` of an entity by its id: its role in the graph, its classes from STATEMENTS (by subject), or
     its holding values of the property (contained_roles: "born in Germany")."""

@@ -211,6 +211,8 @@ def find_dates_cached(text: str) -> tuple[tuple[int, int, WrittenDate], ...]:
         for m in pattern.finditer(text) if hints[hint] else ():
             if name == "year" and not _bare_year_ok(text, m):
                 continue
+            if name in ("century", "millennium") and _opens_a_name(text, m):
+                continue
             date = _build(name, m, strict=True)
             if date:
                 found.append((m.start(), m.end(), date))
@@ -219,6 +221,16 @@ def find_dates_cached(text: str) -> tuple[tuple[int, int, WrittenDate], ...]:
         if all(end <= s or start >= e for s, e, _ in chosen):
             chosen.append((start, end, date))
     return tuple(sorted(chosen, key=lambda f: f[0]))
+
+
+_CAPITALISED_PERIOD = re.compile(r"\b(?:Century|Millennium)\b")
+_NAME_GOES_ON = re.compile(r" [A-Z]")
+
+
+def _opens_a_name(text: str, m) -> bool:
+    """"20th Century Fox", "21st Century Breakdown": a capitalised century right before a capitalised word opens a
+    name (the studio, the album), no date."""
+    return _CAPITALISED_PERIOD.search(m.group()) is not None and _NAME_GOES_ON.match(text, m.end()) is not None
 
 
 def find_dates(text: str) -> list[tuple[int, int, WrittenDate]]:

@@ -1,0 +1,86 @@
+"""Demonyms: "X is an American writer" says the writer's country, not an ethnic group or a language that goes by the
+same word. The graph gives each place its demonyms (P1549, monolingual text in the index's languages): one of them in
+the subject's description, before a lower-case noun, stands for that place, and the readers then ask which of the
+subject's properties such a place fills (a person's country of citizenship, a film's country of origin) as they
+do for any name. A name the gazetteer linked otherwise ("American": an alias of Americans, the ethnic group;
+"French": the language's label) is re-linked only in that adjective position; "speaks French" is left alone.
+"""
+from __future__ import annotations
+
+import re
+import threading
+
+from kgcheck.index.text import normalise
+from kgcheck.verifier.text.mentions import Mention, inside_longer_name, word_spans
+
+DEMONYM = "P1549"  # Wikidata's demonym property: the schema's own, as P31 and P279 are
+MAX_WORDS = 3  # "South African", "Papua New Guinean"
+# The next word opens a noun phrase the demonym describes: lower-case, no verb or function word ("an American
+# writer", "a French-language film"); "is American." or "American and" says nothing this reader reads.
+_NOUN_AFTER = re.compile(r"[\s-]+(?!(?:is|was|are|were|and|or|of|in|on|at|by|for|with|to|from|as|the|a|an|who|which|"
+                         r"that|has|had|have)\b)[a-z]")
+# The subject's own description: after its copula and article, a few words at most ("is a 2010 British crime film",
+# "was a former Peruvian politician"). Elsewhere a demonym describes another name ("a novella by Russian author
+# Lydia Chukovskaya", "transported a Canadian entrepreneur"), not the subject.
+_IN_DESCRIPTION = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:[\w'’-]+\s+){0,4}$", re.IGNORECASE)
+_LOCK = threading.Lock()
+
+
+def demonym_places(kg) -> dict[str, str]:
+    """Normalised demonym -> the place it names: the most described of its holders (statement count, then id),
+    one scan of the graph's demonym statements per index, kept on the index object."""
+    found = getattr(kg, "_demonym_places", None)
+    if found is not None:
+        return found
+    with _LOCK:
+        found = getattr(kg, "_demonym_places", None)
+        if found is not None:
+            return found
+        languages = list((getattr(kg, "manifest", None) or {}).get("languages") or ["en"])
+        rows = kg.sql("SELECT s.string, s.subject, coalesce(e.statement_count, 0) FROM statements s "
+                      "LEFT JOIN entities e ON e.id = s.subject WHERE s.property = ? AND s.string IS NOT NULL "
+                      "AND s.rank <> 'deprecated' AND s.language IN (SELECT unnest(?))", [DEMONYM, languages])
+        best: dict[str, tuple[int, str]] = {}
+        for text, place, weight in rows:
+            norm = normalise(text)
+            if norm and (norm not in best or (-weight, place) < (-best[norm][0], best[norm][1])):
+                best[norm] = (weight, place)
+        found = {norm: place for norm, (_, place) in best.items()}
+        try:
+            kg._demonym_places = found
+        except AttributeError:  # an index object that refuses attributes: read again next time
+            pass
+        return found
+
+
+def with_demonyms(kg, text: str, sentences: list[tuple[int, int]],
+                  mentions: list[list[Mention]]) -> tuple[list[list[Mention]], set[tuple[int, int]]]:
+    """MENTIONS with each capitalised demonym before a noun linked to its place — a mention of exactly that span
+    re-linked, a new one where none was; not a word of a longer name ("American Airlines") — and the spans of those
+    demonyms. A demonym is a value of what it describes, never a holder: "a former Peruvian politician who served
+    as the President of Peru from 1990" says nothing of Peru's inception."""
+    places = demonym_places(kg)
+    spans: set[tuple[int, int]] = set()
+    if not places:
+        return mentions, spans
+    out = []
+    for (a, b), ms in zip(sentences, mentions):
+        words = word_spans(text, a, b)
+        found: dict[tuple[int, int], str] = {}
+        for i in range(len(words)):
+            for n in range(min(MAX_WORDS, len(words) - i), 0, -1):
+                s, e = words[i][0], words[i + n - 1][1]
+                span = text[s:e]
+                place = places.get(normalise(span)) if span[:1].isupper() else None
+                if place and _NOUN_AFTER.match(text, e) and _IN_DESCRIPTION.search(text, a, s) and \
+                        not any(fs < e and s < fe for fs, fe in found) and not inside_longer_name(text, s, e, words):
+                    found[(s, e)] = place
+                    break
+        # A linked name holding the word stays whole ("the American Film Institute" is no demonym).
+        found = {(s, e): place for (s, e), place in found.items()
+                 if not any(m.start <= s and e <= m.end and (m.start, m.end) != (s, e) for m in ms)}
+        kept = [m for m in ms if not any(m.start < e and s < m.end for s, e in found)]
+        added = [Mention(s, e, text[s:e], place) for (s, e), place in found.items()]
+        spans.update(found)
+        out.append(sorted(kept + added, key=lambda m: (m.start, m.end)))
+    return out, spans
