@@ -1,0 +1,116 @@
+"""Nationalities and origins said as demonyms: "X is an American writer", as an answer describes a person or a work.
+
+    python bench/demonyms.py [--index /work/indexes/dense4] [--n 400] [--per-property 150] [--seed 0]
+
+The facts, from the index alone: item statements (subject, property, place) whose place has a demonym in the graph
+(P1549, English) and whose subject has a noun to describe it by — the label of its occupation (P106) for a person,
+else of its class (P31) — at most one a subject and `--per-property` a property, picked by a hash of the ids. Each is
+said "<subject> is a(n) <demonym> <noun>." right, and wrong: the demonym of another place of the same class that the
+subject holds no statement of (one of those, by a hash of the subject's id).
+
+On the right sentences: SUPPORTED (a claim of the subject on the demonym, SUPPORTED), false alarm (a REFUTED claim);
+on the wrong ones: flagged (a claim of the subject on the wrong demonym, not SUPPORTED), REFUTED, fooled (such a
+claim SUPPORTED), no claim of it (none on the wrong demonym). The demonym is read as the reader reads it: "Italian"
+is Italy, the most described of its holders, whichever holder the fact was drawn from. The same sentences run through older code show
+what the demonym reading adds (the text of the previous commit: `git worktree`, see the README).
+"""
+from __future__ import annotations
+
+import argparse
+import time
+import zlib
+from collections import Counter
+
+from common import percentile
+
+_FACTS = """
+WITH demonym AS (SELECT subject AS place, min(string) AS word FROM statements
+                 WHERE property = 'P1549' AND language = 'en' AND rank <> 'deprecated' GROUP BY 1),
+placed AS (SELECT s.subject, s.property, s.entity_id AS place, d.word,
+                  row_number() OVER (PARTITION BY s.subject ORDER BY hash(s.statement_id || ?)) AS k
+           FROM statements s JOIN demonym d ON d.place = s.entity_id
+           WHERE s.rank <> 'deprecated' AND s.property <> 'P1549')
+SELECT subject, property, place, word FROM placed WHERE k = 1 ORDER BY hash(subject || ?)
+"""
+
+
+def facts_of(kg, n: int, per_property: int, seed: int) -> list[dict]:
+    rows = kg.sql(_FACTS, [str(seed), str(seed)])
+    subjects = sorted({r[0] for r in rows})
+    nouns: dict[str, str] = {}
+    for pid in ("P106", "P31"):  # a person by occupation, else a thing by its class
+        for subject, value in kg.sql("SELECT subject, min(entity_id) FROM statements WHERE property = ? AND "
+                                     "subject IN (SELECT unnest(?)) GROUP BY 1", [pid, subjects]):
+            nouns.setdefault(subject, value)
+    places = {r[2] for r in rows}
+    place_class = dict(kg.sql("SELECT subject, min(entity_id) FROM statements WHERE property = 'P31' AND "
+                              "subject IN (SELECT unnest(?)) GROUP BY 1", [sorted(places)]))
+    words = {r[2]: r[3] for r in rows}
+    by_class: dict[str, list[str]] = {}
+    for place, cls in sorted(place_class.items()):
+        by_class.setdefault(cls, []).append(place)
+    labels = kg.labels(subjects + sorted(set(nouns.values())))
+    held = {(s, e) for s, e in kg.sql("SELECT subject, entity_id FROM statements WHERE subject IN (SELECT unnest(?)) "
+                                       "AND entity_id IS NOT NULL", [subjects])}
+    out, per = [], Counter()
+    for subject, pid, place, word in rows:
+        noun = labels.get(nouns.get(subject))
+        if not noun or not labels.get(subject) or per[pid] >= per_property or place not in place_class:
+            continue
+        others = [p for p in by_class[place_class[place]] if p != place and (subject, p) not in held
+                  and words[p].lower() != word.lower()]
+        if not others:
+            continue
+        wrong = others[zlib.crc32(f"{subject}{seed}".encode()) % len(others)]  # not hash(): salted per process
+        per[pid] += 1
+        out.append({"subject_id": subject, "subject": labels[subject], "property_id": pid, "noun": noun,
+                    "place": place, "word": word, "wrong": wrong, "wrong_word": words[wrong]})
+        if len(out) >= n:
+            break
+    return out
+
+
+def sentence(f: dict, wrong: bool) -> str:
+    word = f["wrong_word" if wrong else "word"]
+    return f"{f['subject']} is {'an' if word[:1].lower() in 'aeiou' else 'a'} {word} {f['noun']}."
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--index", default="/work/indexes/dense4")
+    ap.add_argument("--n", type=int, default=400)
+    ap.add_argument("--per-property", type=int, default=150)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+
+    from kgcheck.index.store import KG
+    from kgcheck.verifier.claims.check import Checker
+    from kgcheck.verifier.text.verify import verify_text
+    kg = KG.open(args.index)
+    checker = Checker(kg)
+    facts = facts_of(kg, args.n, args.per_property, args.seed)
+    print(f"demonyms over {args.index}: {len(facts)} facts of {dict(Counter(f['property_id'] for f in facts))}")
+    score, latencies = Counter(), []
+    for f in facts:
+        for wrong in (False, True):
+            started = time.perf_counter()
+            claims = verify_text(kg, sentence(f, wrong), checker=checker).claims
+            latencies.append(time.perf_counter() - started)
+            word = f["wrong_word" if wrong else "word"]
+            on = [c for c in claims if c.claim.subject_id == f["subject_id"] and c.span == word]
+            if wrong:
+                score["flagged"] += any(c.verdict.verdict != "SUPPORTED" for c in on)
+                score["refuted"] += any(c.verdict.verdict == "REFUTED" for c in on)
+                score["fooled"] += any(c.verdict.verdict == "SUPPORTED" for c in on)
+                score["silent"] += not on
+            else:
+                score["supported"] += any(c.verdict.verdict == "SUPPORTED" for c in on)
+                score["false_alarm"] += any(c.verdict.verdict == "REFUTED" for c in claims)
+    n = max(1, len(facts))
+    print(f"  right: SUPPORTED {score['supported'] / n:.3f}  false alarm {score['false_alarm'] / n:.3f}  |  wrong: "
+          f"flagged {score['flagged'] / n:.3f}  refuted {score['refuted'] / n:.3f}  fooled {score['fooled'] / n:.3f}  "
+          f"no claim of it {score['silent'] / n:.3f}  |  p50 {percentile(latencies, 0.5):.3f} s")
+
+
+if __name__ == "__main__":
+    main()
