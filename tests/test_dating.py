@@ -147,3 +147,18 @@ def test_the_nearest_property_word_decides_which_thing_a_far_date_dates(kg_of):
     report = verify_text(kg2, "Harbour Nights was created by a writer, that was broadcast on Channel Nine as a "
                               "special on 5 May 1996.")
     assert not [c for c in report.claims if c.claim.subject_id == "Q51"]
+
+
+def test_a_date_right_after_a_name_the_subject_is_linked_to_dates_that_link(kg_of):
+    # Alice's one dated event is her birth; "received the Golden Lens in 2009" dates the award (its statement's
+    # time), not the birth — a false alarm before. A place right before the date ("screened ... in Graz in 1996"
+    # above) still leaves it the subject's one event.
+    kg2 = kg_of(ENTITIES + [prop("P166", "award received", "wikibase-item"), prop("P569", "date of birth", "time"),
+                            entity("Q70", "Golden Lens", "award"),
+                            entity("Q911", "Dora Engel", "person", claims=[
+                                ("P31", item("Q5", None)), ("P166", item("Q70", None)),
+                                ("P569", time("+1961-04-04T00:00:00Z", 11))])])
+    report = verify_text(kg2, "Dora Engel received the Golden Lens in 2009.")
+    assert not [c for c in report.claims if c.claim.property_id == "P569"]
+    wrong = _claim(verify_text(kg2, "Dora Engel was born in 2009."), "2009")
+    assert (wrong.claim.property_id, wrong.verdict.verdict) == ("P569", REFUTED)

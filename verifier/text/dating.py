@@ -112,8 +112,27 @@ def read_dates(view: SubjectView, si, subject, sentence, a, ms, dates, statement
                 opens_main_clause(sentence, subject.start - a, subject.end - a) and \
                 (sentence.count("(", 0, s) <= sentence.count(")", 0, s) or _in_bare_brackets(sentence, s, e)) and \
                 not claimed_time(next(iter(held_time))) and \
-                not _dates_another_thing(sentence, s, e, [(x.start - a, x.end - a) for x in ms if x != subject]):
+                not _dates_another_thing(sentence, s, e, [(x.start - a, x.end - a) for x in ms if x != subject]) and \
+                not _dates_the_name_before(sentence, s, [(x.start - a, x.end - a) for x in ms if x != subject and
+                                                         _related(subject, x, statements, claims_here())]):
             emit(si, subject, next(iter(held_time)), a + s, a + e, reader="types")
+
+
+_PREPOSITION_TO_DATE = re.compile(r"\s*,?\s*(?:in|on|during)\s+(?:the\s+)?", re.IGNORECASE)
+
+
+def _dates_the_name_before(sentence: str, start: int, names: list[tuple[int, int]]) -> bool:
+    """One of NAMES stands right before the date, a preposition between: "received the Nobel Peace Prize in 2009"
+    dates the prize's award (a qualifier of that statement), not the subject's one dated event (a birth)."""
+    return any(e <= start and _PREPOSITION_TO_DATE.fullmatch(sentence, e, start) for _, e in names)
+
+
+def _related(subject, x, statements: dict, claims) -> bool:
+    """Is X something the subject's statements are about — the graph links the two either way, or the sentence
+    claims X of the subject — rather than a place the event happened at ("screened at a festival in Graz")?"""
+    return any(st.value.entity_id == x.entity_id for st in statements.get(subject.entity_id, ())) or \
+        any(st.value.entity_id == subject.entity_id for st in statements.get(x.entity_id, ())) or \
+        any(c.claim.subject_id == subject.entity_id and c.start == x.start and c.end == x.end for c in claims)
 
 
 def _dates_the_main_clause(sentence: str, start: int, end: int, subject_at: int) -> bool:
