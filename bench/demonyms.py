@@ -11,8 +11,8 @@ subject holds no statement of (one of those, by a hash of the subject's id).
 On the right sentences: SUPPORTED (a claim of the subject on the demonym, SUPPORTED), false alarm (a REFUTED claim);
 on the wrong ones: flagged (a claim of the subject on the wrong demonym, not SUPPORTED), REFUTED, fooled (such a
 claim SUPPORTED), no claim of it (none on the wrong demonym). The demonym is read as the reader reads it: "Italian"
-is Italy, the most described of its holders, whichever holder the fact was drawn from. The same sentences run through older code show
-what the demonym reading adds (the text of the previous commit: `git worktree`, see the README).
+is Italy, the most described of its holders, whichever holder the fact was drawn from. The same sentences run
+through older code (a `git worktree` of an earlier commit on PYTHONPATH) show what the demonym reading adds.
 """
 from __future__ import annotations
 

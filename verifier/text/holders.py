@@ -10,9 +10,10 @@
 The claim is (holder, property, subject), its span the subject's name, so the graph's value corrects the text
 ("James Cameron directed Titanic").
 
-Kept only when the graph says, not merely does not deny, that the holder (or its classes, measured in the graph)
-holds the property and that the subject fits it: its role (the properties it is a value of elsewhere in the graph)
-when it has one, else its class against the classes of the property's values. The words must be the relation's
+Kept only when the graph says, not merely does not deny, that the holder (or its classes, measured in the graph; a
+holder without a class: the subjects holding what it holds) holds the property and that the subject fits it: its
+role (the properties it is a value of elsewhere in the graph), or its class against the classes of the property's
+values (for a name without a class, the classes its role's values mostly have). The words must be the relation's
 alone: "the former capital of", "a subsidiary summit of", "the second highest summit of", "is currently managing one
 of the youth teams of" qualify or replace it and read nothing. No word or property is listed here: the words
 are the index's labels and aliases.
