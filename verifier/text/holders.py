@@ -25,7 +25,7 @@ import re
 from kgcheck.index.measures import SUBCLASS_OF
 from kgcheck.index.text import normalise
 from kgcheck.verifier.text.schema import (FUNCTION_WORDS, INSTANCE_OF, GraphSchema, classes_of, fits_value,
-                                          known_to_fit, stem)
+                                          may_be_value, stem)
 from kgcheck.verifier.text.subject import COPULA
 from kgcheck.verifier.text.words import SubjectView, class_words, content_stems, past_asides, whole_names
 
@@ -106,10 +106,12 @@ def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: 
     # Known to fit, not merely not known otherwise: a name the graph says nothing of claims nothing here. The holder
     # may hold the property by its own statements, its classes', or — given no class — those of the subjects holding
     # what it holds (a film with a cast and a genre).
-    profile = {} if view.classes else schema.profile_properties(set(view.held) - {INSTANCE_OF})
-    held = [p for p in named if p in view.held or p in view.class_props or p in profile]
+    held = [p for p in named if p in view.held or p in view.class_props]
+    if not view.classes and len(held) < len(named):
+        profile = schema.profile_properties(set(view.held) - {INSTANCE_OF})
+        held = [p for p in named if p in view.held or p in view.class_props or p in profile]
     value_id = subject.entity_id
-    found = [p for p in held if known_to_fit(schema, role, value_classes, p)]
+    found = [p for p in held if may_be_value(schema, role, value_classes, p, unknown=False)]
     if not found and held and subject in ms:
         value_id, found = _fitting_namesake(kg, schema, subject, held)
     if found:

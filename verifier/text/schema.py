@@ -371,20 +371,13 @@ def fits_value(schema, role: dict[str, int], classes, pid: str, unknown: bool) -
     return schema.takes(pid, classes) >= MIN_VALUE_SHARE
 
 
-def may_be_value(schema, role: dict[str, int], classes, pid: str) -> bool:
+def may_be_value(schema, role: dict[str, int], classes, pid: str, unknown: bool = True) -> bool:
     """Can a name the words give as `pid`'s value be one: its role says so, or its classes are among those of pid's
-    values — a place no one's birthplace in a sparse graph (Paris: a place of death, a work location) may still be
-    one; a name whose role's values are of pid's kinds (`kin`: Princeton, a residence and a "borough of New Jersey",
-    as a place of death). A value the graph says nothing of may be."""
-    return fits_value(schema, role, classes, pid, unknown=True) or fits_value(schema, {}, classes, pid, unknown=False) \
-        or schema.kin(role, pid)
-
-
-def known_to_fit(schema, role: dict[str, int], classes, pid: str) -> bool:
-    """`may_be_value` where the graph says so: by the name's role, or its classes among those of pid's values
-    whatever its role (Ridley Scott, a producer and a winner in a sparse graph, is human, as directors are), or
-    kin — not a name the graph says nothing of."""
-    return fits_value(schema, role, classes, pid, unknown=False) or \
+    values whatever its role — a place no one's birthplace in a sparse graph (Paris: a place of death, a work
+    location) may still be one, Ridley Scott, a producer and a winner there, is human as directors are; or a name
+    whose role's values are of pid's kinds (`kin`: Princeton, a residence and a "borough of New Jersey", as a place
+    of death). A value the graph says nothing of may be when `unknown`."""
+    return fits_value(schema, role, classes, pid, unknown=unknown) or \
         fits_value(schema, {}, classes, pid, unknown=False) or schema.kin(role, pid)
 
 
