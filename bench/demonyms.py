@@ -1,6 +1,6 @@
 """Nationalities and origins said as demonyms: "X is an American writer", as an answer describes a person or a work.
 
-    python bench/demonyms.py [--index /work/indexes/dense4] [--n 400] [--per-property 150] [--seed 0]
+    python bench/demonyms.py [--index /work/indexes/dense4] [--n 400] [--per-property 150] [--seed 0] [--structured]
 
 The facts, from the index alone: item statements (subject, property, place) whose place has a demonym in the graph
 (P1549, English) and whose subject has a noun to describe it by — the label of its occupation (P106) for a person,
@@ -13,6 +13,10 @@ on the wrong ones: flagged (a claim of the subject on the wrong demonym, not SUP
 claim SUPPORTED), no claim of it (none on the wrong demonym). The demonym is read as the reader reads it: "Italian"
 is Italy, the most described of its holders, whichever holder the fact was drawn from. The same sentences run
 through older code (a `git worktree` of an earlier commit on PYTHONPATH) show what the demonym reading adds.
+
+`--structured`: the same facts as a pipeline's triples, {subject_id, property_id, object: "<demonym>"} (the object by
+its text, as a table of nationalities gives it), through `Checker.check`: right SUPPORTED / REFUTED; wrong REFUTED /
+SUPPORTED (fooled).
 """
 from __future__ import annotations
 
@@ -75,12 +79,29 @@ def sentence(f: dict, wrong: bool) -> str:
     return f"{f['subject']} is {'an' if word[:1].lower() in 'aeiou' else 'a'} {word} {f['noun']}."
 
 
+def structured(checker, facts: list[dict]) -> None:
+    from kgcheck.verifier.model import Claim
+
+    def claims(wrong: bool) -> list:
+        return [Claim(id=str(i), subject=f["subject"], predicate=checker.facts.label(f["property_id"]) or "",
+                      object=f["wrong_word" if wrong else "word"], subject_id=f["subject_id"],
+                      property_id=f["property_id"]) for i, f in enumerate(facts)]
+
+    started = time.perf_counter()
+    right, wrong = (Counter(v.verdict for v in checker.check(claims(w))) for w in (False, True))
+    n = max(1, len(facts))
+    print(f"  structured: right SUPPORTED {right['SUPPORTED'] / n:.3f}  REFUTED {right['REFUTED'] / n:.3f}  |  wrong: "
+          f"REFUTED {wrong['REFUTED'] / n:.3f}  SUPPORTED (fooled) {wrong['SUPPORTED'] / n:.3f}  |  "
+          f"{2 * len(facts) / (time.perf_counter() - started):.0f} claims/s")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--index", default="/work/indexes/dense4")
     ap.add_argument("--n", type=int, default=400)
     ap.add_argument("--per-property", type=int, default=150)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--structured", action="store_true", help="check the facts as structured claims")
     args = ap.parse_args()
 
     from kgcheck.index.store import KG
@@ -90,6 +111,8 @@ def main() -> None:
     checker = Checker(kg)
     facts = facts_of(kg, args.n, args.per_property, args.seed)
     print(f"demonyms over {args.index}: {len(facts)} facts of {dict(Counter(f['property_id'] for f in facts))}")
+    if args.structured:
+        return structured(checker, facts)
     score, latencies = Counter(), []
     for f in facts:
         for wrong in (False, True):

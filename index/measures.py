@@ -26,6 +26,7 @@ from .constraints import TIME_SEPARATORS
 from .views import parquet_view
 
 INSTANCE_OF, SUBCLASS_OF = "P31", "P279"
+DEMONYM = "P1549"  # "British" for the United Kingdom (monolingual text): the schema's own, as P31 is
 MAX_DEPTH = 3  # superclass levels a too-small class hands over to (verifier/claims/byclass.py reads it)
 MEASURE_TABLES = ("measure_class", "measure_value", "measure_profile", "subject_best")
 

@@ -111,7 +111,7 @@ class Checker:
         with_rows = {h[0] for h in held}  # subjects the graph holds statements of
 
         # Prefetch everything the comparisons will ask for, in bulk.
-        values, labels = set(), set(all_subjects)
+        values, labels, named = set(), set(all_subjects), set()  # named: values a claim's object text is held to
         for claim in claims:
             for sid, _ in subjects[claim.id]:
                 for st in statements.get(sid, ()):
@@ -120,6 +120,8 @@ class Checker:
                         labels.add(st.value.unit)
                     if st.property in wanted_props[claim.id] and st.value.entity_id:
                         values.add(st.value.entity_id)
+                        if not claim.object_id:
+                            named.add(st.value.entity_id)
         object_texts = [c.object for c in claims if c.object and not c.object_id and not looks_literal(c.object)]
         linked = self.kg.searcher().entities_bulk(object_texts, k=3, vectors=False) if object_texts else {}
         linked_ids = {t: tuple(x.id for x in cands) for t, cands in linked.items()}
@@ -128,6 +130,7 @@ class Checker:
         self.facts.prefetch_ancestors(values | object_ids)
         self.facts.prefetch_names({a for v in values for a in self.facts.ancestors(v)})
         self.facts.prefetch_labels(labels | values)
+        self.facts.prefetch_demonyms(named)  # "British" for the United Kingdom (compare._relate_entity)
         self.facts.prefetch_datatypes({p.pid for ps in props.values() for p in ps})
         if not self.options.closed_world:
             self.facts.prefetch_measures(_may_measure(claims, subjects, wanted_props, statements, linked_ids), held)
@@ -143,6 +146,8 @@ class Checker:
             rows += every_row
             full = self.kg.statements_from_rows(every_row)
             self.facts.prefetch_labels({st.property for sts in full.values() for st in sts})
+            self.facts.prefetch_demonyms({st.value.entity_id for i in redo if not claims[i].object_id
+                                          for st in full.get(verdicts[i].subject_id, ()) if st.value.entity_id})
             for i in redo:
                 c = claims[i]
                 # Redone only when no namesake holds the property (else the first pass listed its values):

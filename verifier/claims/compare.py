@@ -68,6 +68,11 @@ class GraphFacts(ABC):
     def label(self, eid: str) -> str | None:
         """The label of `eid`, or None."""
 
+    def demonyms(self, eid: str) -> set[str]:  # normalised: "british" for the United Kingdom
+        """What the graph calls the people or things of place `eid` (its demonyms): a claim naming a country by one
+        ("citizenship: British") names that country. None unless the facts read them."""
+        return set()
+
 
 def relate(obj: ClaimObject, value: Value, facts: GraphFacts) -> str:
     kind = value.kind
@@ -109,7 +114,7 @@ def _relate_entity(obj: ClaimObject, value_id: str, facts: GraphFacts) -> str:
     if obj.object_id:
         if obj.object_id == value_id:
             return MATCH
-    elif obj.norm and obj.norm in facts.names(value_id):
+    elif obj.norm and (obj.norm in facts.names(value_id) or obj.norm in facts.demonyms(value_id)):
         return MATCH
     if not obj.object_id and not facts.names(value_id):
         return INCOMPARABLE  # a dangling id (no label in this graph): nothing to compare the name with

@@ -12,8 +12,9 @@ import numpy as np
 
 from kgcheck.index.constraints import TIME_SEPARATORS
 from kgcheck.index.model import ENTITY
-from kgcheck.index.measures import SUBCLASS_OF
+from kgcheck.index.measures import DEMONYM, SUBCLASS_OF
 from kgcheck.index.store import HIERARCHY
+from kgcheck.index.text import normalise
 
 from kgcheck.verifier.claims.cooccur import CoOccurrence
 from kgcheck.verifier.claims.judge import JudgeFacts, rendered_statement
@@ -84,6 +85,7 @@ class KGFacts(JudgeFacts):
         self.kg = kg
         self._lock = threading.Lock()
         self._names: dict[str, set[str]] = {}
+        self._demonyms: dict[str, set[str]] = {}
         self._labels: dict[str, str | None] = {}
         self._ancestors: dict[str, set[str]] = {}
         self._exclusivity: dict[str, Exclusivity] | None = None
@@ -111,6 +113,25 @@ class KGFacts(JudgeFacts):
         if eid not in self._names:
             self.prefetch_names([eid])
         return self._names.get(eid, set())
+
+    def prefetch_demonyms(self, ids) -> None:
+        """The demonyms (DEMONYM, not deprecated, in the index's languages) of IDS not read yet, in one read."""
+        missing = sorted({i for i in ids if i and i not in self._demonyms})
+        if not missing:
+            return
+        languages = list((getattr(self.kg, "manifest", None) or {}).get("languages") or ["en"])
+        found: dict[str, set[str]] = {i: set() for i in missing}
+        for eid, text in self.kg.subject_rows("subject, string", missing, "property = ? AND string IS NOT NULL AND "
+                                              "rank <> 'deprecated' AND language IN (SELECT unnest(?))",
+                                              [DEMONYM, languages]):
+            if normalise(text):
+                found[eid].add(normalise(text))
+        self._demonyms.update(found)
+
+    def demonyms(self, eid: str) -> set[str]:
+        if eid not in self._demonyms:
+            self.prefetch_demonyms([eid])
+        return self._demonyms.get(eid, set())
 
     def prefetch_labels(self, ids) -> None:
         missing = sorted({i for i in ids if i and i not in self._labels})

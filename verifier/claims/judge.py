@@ -198,7 +198,7 @@ def judge(claim: Claim, obj: ClaimObject, subject_id: str, props: list[PropertyC
     if support:
         support.sort(key=lambda t: -t[0])
         strength, rel, st = support[0]
-        reason = _support_reason(rel, st, facts)
+        reason = _support_reason(rel, st, facts, obj)
         others = [t for t in scored if t[2] is not st][: top_k - 1]
         evidence = [evidence_of(st, rel, strength, facts)] + [evidence_of(o, r, s * 0.5, facts) for s, r, o in others]
         rule = "A" if rel == MATCH else "B"
@@ -327,11 +327,14 @@ def _fractional_year(d) -> float:
     return d.year + ((d.month or 1) - 1) / 12 + ((d.day or 1) - 1) / 365
 
 
-def _support_reason(rel: str, st: Statement, facts: GraphFacts) -> str:
+def _support_reason(rel: str, st: Statement, facts: GraphFacts, obj: ClaimObject | None = None) -> str:
     reason = {MATCH: "the graph states the same value", LESS_SPECIFIC: "the claim is less specific than the graph's "
               f"value ({plain_value(st.value, LabelView(facts))})",
               MORE_PRECISE: "consistent as far as the graph's precision goes",
               }.get(rel, "the graph's value matches at the claim's precision")
+    value_id = st.value.entity_id
+    if rel == MATCH and obj is not None and not obj.object_id and value_id and obj.norm not in facts.names(value_id):
+        reason += f" ({obj.text!r} is a demonym of {facts.label(value_id) or value_id} in the graph)"
     ended = _ended(st)
     if ended:
         reason += f"; a former value (ended {ended})"

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from kgcheck.index.measures import DEMONYM
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.bulk import batched
 from kgcheck.verifier.claims.check import CheckOptions, looks_literal
@@ -119,6 +120,17 @@ class KeyedResults:
         return found
 
 
+def changed_demonyms(con, old: str, new: str) -> set[str]:
+    """The texts, in either build, of the demonym statements the rebuild changed: a claim naming a place by one
+    ("citizenship: British") compares with it as with a label (compare._relate_entity), so they are changed texts."""
+    ids = [r[0] for r in con.execute("SELECT DISTINCT statement_id FROM changed_statements WHERE property = ?",
+                                     [DEMONYM]).fetchall()]
+    paths = [p for p in (parquet_path(old, "statements"), parquet_path(new, "statements")) if p]
+    return {r[0] for path in (paths if ids else ()) for r in con.execute(
+        f"SELECT string FROM read_parquet('{path}') WHERE property = ? AND string IS NOT NULL "
+        "AND statement_id IN (SELECT unnest(?))", [DEMONYM, ids]).fetchall()}
+
+
 def key_results(diff, results_path: str, link=None, options: CheckOptions = CheckOptions()) -> KeyedResults:
     """Key every result of the file (rekeys.py) into the `keys` table and join them with the change tables. Results
     are keyed by line, not by claim id, so that the later passes find their lines without parsing the others (and
@@ -130,7 +142,8 @@ def key_results(diff, results_path: str, link=None, options: CheckOptions = Chec
     con.execute("CREATE OR REPLACE TABLE keys (claim BIGINT, kind VARCHAR, a VARCHAR, b VARCHAR, held VARCHAR)")
     # The diff keeps raw label texts; claims are keyed by the normalised form the label index uses.
     con.execute("CREATE OR REPLACE TABLE changed_texts (text VARCHAR)")
-    for rows in batched((r[0] for r in con.execute("SELECT text FROM changed_label_texts").fetchall()), KEY_BATCH):
+    label_texts = [r[0] for r in con.execute("SELECT text FROM changed_label_texts").fetchall()]
+    for rows in batched(label_texts + sorted(changed_demonyms(con, diff.old, diff.new)), KEY_BATCH):
         texts = pa.table({"text": sorted({normalise(t) for t in rows if t})})
         con.register("texts_batch", texts)
         con.execute("INSERT INTO changed_texts SELECT text FROM texts_batch")

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 import threading
 
+from kgcheck.index.measures import DEMONYM
 from kgcheck.index.text import normalise
 from kgcheck.verifier.text.mentions import Mention, inside_longer_name, word_spans
 
-DEMONYM = "P1549"  # Wikidata's demonym property: the schema's own, as P31 and P279 are
 MAX_WORDS = 3  # "South African", "Papua New Guinean"
 # The next word opens a noun phrase the demonym describes: lower-case, no verb or function word ("an American
 # writer", "a French-language film"); "is American." or "American and" says nothing this reader reads.
