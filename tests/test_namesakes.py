@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import fixture_builders
+from kgcheck.verifier.claims.compare import GraphFacts
 from kgcheck.verifier.claims.evaluate import correction_matches
 from kgcheck.verifier.model import Claim, Verdict
 
@@ -72,7 +73,7 @@ def test_corrections_match_the_gold_value_at_its_stated_precision():
     assert not correction_matches({"kind": "quantity", "correct": "1,235"}, _verdict("1236"))
 
 
-class _Facts:
+class _Facts(GraphFacts):
     """Chile (the country) and Santiago, whose aliases include "Chile" and whose closure reaches the UK."""
 
     NAMES = {"Q298": {"chile"}, "Q2887": {"santiago", "chile"}, "Q145": {"united kingdom"}, "Q2": {"earth"}}

@@ -60,6 +60,11 @@ def _subject_of(text, *names):
      ("Annals of Tides", "Anna Smith"), "Annals of Tides"),
     ("Released on 2 October 1995, Morning Glory ? was produced by Anna Smith.", ("Morning Glory", "Anna Smith"),
      "Morning Glory"),
+    # The title's closing mark stands between it and its verb: still the verb's subject, not an item of the list.
+    ("Written and composed by Anna Smith, Morning Glory ! was adopted in 1983.", ("Anna Smith", "Morning Glory"),
+     "Morning Glory"),
+    ('Written and composed by Anna Smith, "Tidewater" was adopted in 1983.', ("Anna Smith", "Tidewater"),
+     "Tidewater"),
     # An opening subordinate or prepositional phrase: its names before the comma are not the subject, unless
     # their own verb follows; names after the comma are read as ever.
     ("Following the dissolution of the Soviet Union, Anna Smith was elected.", ("Soviet Union", "Anna Smith"),

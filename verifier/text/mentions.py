@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from kgcheck.index.text import normalise
 from kgcheck.verifier.control import checkpoint
+from kgcheck.verifier.text.fullnames import narrowed, short_names
 
 MAX_NGRAM = 12  # award and work titles run to 10+ words
 JOIN_WORDS = 4  # words on each side of a "!" or "?" that may belong to one name ("Mamma Mia! Here We Go Again")
@@ -143,17 +144,6 @@ def inside_longer_name(text: str, s: int, e: int, words: list[tuple[int, int]]) 
     return False
 
 
-def _short_names(text: str, words: list[tuple[int, int]]):
-    """(start, end, "first last") for runs of 3-4 capitalised words: "Orlando Lamar Pace" is "Orlando Pace"."""
-    for i in range(len(words)):
-        for n in (4, 3):
-            run = words[i:i + n]
-            if len(run) == n and all(text[a].isupper() and text[a:b].lower() not in STOP for a, b in run) and \
-                    not re.search(r"[^\w\s.'’-]", text[run[0][0]:run[-1][1]]):
-                first, last = text[run[0][0]:run[0][1]], text[run[-1][0]:run[-1][1]]
-                yield run[0][0], run[-1][1], normalise(f"{first} {last}")
-
-
 _NAME_WORD = r"[A-Z][\w.'’-]*"
 _NICKNAMED = re.compile(rf"\b({_NAME_WORD})(?:\s+{_NAME_WORD})*\s+[\"“]({_NAME_WORD}(?:\s{_NAME_WORD})?)[\"”]"
                         rf"((?:\s+{_NAME_WORD})+)\b")
@@ -182,8 +172,9 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
             if norm not in STOP and len(span) > 1 and not span.replace(".", "").replace(",", "").isdigit():
                 grams.append((si, s, e, span, norm, False))
     words = [word_spans(text, a, b) for a, b in sentences]
-    grams += [(si, s, e, text[s:e], key, key != normalise(text[s:e])) for si, ws in enumerate(words)
-              for s, e, key in _short_names(text, ws)]
+    shorts = {(si, s, e, key): parts for si, ws in enumerate(words)  # -> (first, middle names left out, last)
+              for s, e, key, parts in short_names(text, ws, STOP)}
+    grams += [(si, s, e, text[s:e], key, key != normalise(text[s:e])) for si, s, e, key in shorts]
     grams += [(si, s, e, text[s:e], key, key != normalise(text[s:e])) for si, (a, b) in enumerate(sentences)
               for s, e, key in _nicknamed(text, a, b)]
     norms = sorted({g[4] for g in grams})
@@ -198,16 +189,20 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
             by_norm.setdefault(norm, []).append((eid, sitelinks or 0, statements or 0))
     chosen: list[list[tuple]] = [[] for _ in sentences]
     common = _common_openers(kg, text, grams, words, by_norm)
+    by_short = narrowed(kg, {g: m for g, m in shorts.items() if g[3] in by_norm}, by_norm)
+    blocked: list[list[tuple[int, int]]] = [[] for _ in sentences]  # full names the graph knows another of
     for si, s, e, span, key, _ in sorted(grams, key=lambda g: (-(g[2] - g[1]), g[1], g[5])):
-        cands = by_norm.get(key)
+        cands = by_short.get((si, s, e, key), by_norm.get(key))
         if not cands:
+            if by_norm.get(key):  # "William James Hughes": no word of it is a name ("William James") either
+                blocked[si].append((s, e))
             continue
         if not cased(span) or (s, e) in common or inside_longer_name(text, s, e, words[si]):
             # A lower-case two-letter word ("de", "no", "us") is a function word far more often than a name.
             if weak is not None and (len(span) > 2 or cased(span)):
                 weak.setdefault(si, []).append((s, e, [c[0] for c in cands]))
             continue
-        if any(not (e <= cs or s >= ce) for cs, ce, *_ in chosen[si]):
+        if any(not (e <= cs or s >= ce) for cs, ce, *_ in chosen[si] + blocked[si]):
             continue
         chosen[si].append((s, e, span, cands, key))
     all_candidates = {c[0] for sent in chosen for *_, cands, _key in sent for c in cands}

@@ -33,7 +33,8 @@ WINDOW_WORDS = 5  # property words at most this many words before the value ("wa
 AFTER_WORDS = 3  # or, for a date, this many after it ("in 1991 it was founded" is rarer: kept short)
 _FUNCTION_STEMS = frozenset(stem(f) for f in FUNCTION_WORDS)  # what may sit inside a name's words
 _WORD = re.compile(r"[\w][\w'’-]*")
-VERB_AFTER = re.compile(r"\s+(?:is|was|are|were|has|had)\b", re.IGNORECASE)  # a subject's verb right after it
+# A subject's verb right after it, past the marks that close a title ("O Land of Beauty! was", "“Thriller” was").
+VERB_AFTER = re.compile(r"(?:\s*[?!\"”’])*\s+(?:is|was|are|were|has|had)\b", re.IGNORECASE)
 _ASIDE_OPENS = re.compile(r"\s*[(\[]")  # a bracketed aside right after a name
 OF_THEN = re.compile(r"\s+of\s+(?:(?:the|a|an)\s+)?", re.IGNORECASE)  # "tributary of the Nile": the value at "of"
 _PARTICLE_BEFORE = re.compile(r"\b(?:" + "|".join(sorted(PREPOSITIONS)) + r")\s+(?:(?:the|a|an)\s+)?$", re.IGNORECASE)
