@@ -1,6 +1,7 @@
 """Nationalities and origins said as demonyms: "X is an American writer", as an answer describes a person or a work.
 
     python bench/demonyms.py [--index /work/indexes/dense4] [--n 400] [--per-property 150] [--seed 0] [--structured]
+                             [--predicative]
 
 The facts, from the index alone: item statements (subject, property, place) whose place has a demonym in the graph
 (P1549, English) and whose subject has a noun to describe it by — the label of its occupation (P106) for a person,
@@ -14,6 +15,7 @@ claim SUPPORTED), no claim of it (none on the wrong demonym). The demonym is rea
 is Italy, the most described of its holders, whichever holder the fact was drawn from. The same sentences run
 through older code (a `git worktree` of an earlier commit on PYTHONPATH) show what the demonym reading adds.
 
+`--predicative`: each said "<subject> is <demonym>." (the demonym the whole predicate).
 `--structured`: the same facts as a pipeline's triples, {subject_id, property_id, object: "<demonym>"} (the object by
 its text, as a table of nationalities gives it), through `Checker.check`: right SUPPORTED / REFUTED; wrong REFUTED /
 SUPPORTED (fooled).
@@ -74,8 +76,10 @@ def facts_of(kg, n: int, per_property: int, seed: int) -> list[dict]:
     return out
 
 
-def sentence(f: dict, wrong: bool) -> str:
+def sentence(f: dict, wrong: bool, predicative: bool = False) -> str:
     word = f["wrong_word" if wrong else "word"]
+    if predicative:
+        return f"{f['subject']} is {word}."
     return f"{f['subject']} is {'an' if word[:1].lower() in 'aeiou' else 'a'} {word} {f['noun']}."
 
 
@@ -102,6 +106,7 @@ def main() -> None:
     ap.add_argument("--per-property", type=int, default=150)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--structured", action="store_true", help="check the facts as structured claims")
+    ap.add_argument("--predicative", action="store_true", help='say each fact "<subject> is <demonym>."')
     args = ap.parse_args()
 
     from kgcheck.index.store import KG
@@ -117,7 +122,7 @@ def main() -> None:
     for f in facts:
         for wrong in (False, True):
             started = time.perf_counter()
-            claims = verify_text(kg, sentence(f, wrong), checker=checker).claims
+            claims = verify_text(kg, sentence(f, wrong, args.predicative), checker=checker).claims
             latencies.append(time.perf_counter() - started)
             word = f["wrong_word" if wrong else "word"]
             on = [c for c in claims if c.claim.subject_id == f["subject_id"] and c.span == word]

@@ -85,6 +85,26 @@ def test_the_word_keeps_its_own_link_where_no_noun_follows(kg):
     assert all(c.claim.object_id != "Q142" for c in report.claims)
 
 
+@pytest.mark.parametrize("text, word, supported", [
+    ("Alice Brandt is French.", "French", True),
+    ("Alice Brandt was French and lived in Lyon.", "French", True),
+    ("Bruno Keller is Austrian.", "Austrian", True),
+    ("Alice Brandt is Austrian.", "Austrian", False),
+])
+def test_a_demonym_that_is_the_whole_predicate_is_read_as_the_place(kg, text, word, supported):
+    said = claim_on(verify_text(kg, text), word)
+    assert said.claim.property_id == "P27" and said.claim.object_id == demonym_places(kg)[word.lower()]
+    assert (said.verdict.verdict == SUPPORTED) is supported
+    if not supported:
+        assert "France" in graph_values(said)
+
+
+def test_a_predicative_demonym_must_close_its_clause(kg):
+    # "is French painting's …": the word opens a longer phrase, not the predicate; no claim of France.
+    report = verify_text(kg, "Alice Brandt is French painting's best known name.")
+    assert all(c.claim.object_id != "Q142" for c in report.claims)
+
+
 def test_a_longer_name_holding_the_word_stays_whole(kg):
     text = "Dan Ortiz was the American Film Club's host and is an American painter."
     sentences = split_sentences(text)

@@ -1,9 +1,10 @@
 """Demonyms: "X is an American writer" says the writer's country, not an ethnic group or a language that goes by the
 same word. The graph gives each place its demonyms (P1549, monolingual text in the index's languages): one of them in
-the subject's description, before a lower-case noun, stands for that place, and the readers then ask which of the
-subject's properties such a place fills (a person's country of citizenship, a film's country of origin) as they
-do for any name. A name the gazetteer linked otherwise ("American": an alias of Americans, the ethnic group;
-"French": the language's label) is re-linked only in that adjective position; "speaks French" is left alone.
+the subject's description, before a lower-case noun — or as the whole predicate, "Hugh Grant is British." —, stands
+for that place, and the readers then ask which of the subject's properties such a place fills (a person's country of
+citizenship, a film's country of origin) as they do for any name. A name the gazetteer linked otherwise ("American":
+an alias of Americans, the ethnic group; "French": the language's label) is re-linked only in those positions;
+"speaks French" is left alone.
 """
 from __future__ import annotations
 
@@ -16,13 +17,16 @@ from kgcheck.verifier.text.mentions import Mention, inside_longer_name, word_spa
 
 MAX_WORDS = 3  # "South African", "Papua New Guinean"
 # The next word opens a noun phrase the demonym describes: lower-case, no verb or function word ("an American
-# writer", "a French-language film"); "is American." or "American and" says nothing this reader reads.
+# writer", "a French-language film"); "American and" after an article says nothing this reader reads.
 _NOUN_AFTER = re.compile(r"[\s-]+(?!(?:is|was|are|were|and|or|of|in|on|at|by|for|with|to|from|as|the|a|an|who|which|"
                          r"that|has|had|have)\b)[a-z]")
 # The subject's own description: after its copula and article, a few words at most ("is a 2010 British crime film",
 # "was a former Peruvian politician"). Elsewhere a demonym describes another name ("a novella by Russian author
 # Lydia Chukovskaya", "transported a Canadian entrepreneur"), not the subject.
 _IN_DESCRIPTION = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:[\w'’-]+\s+){0,4}$", re.IGNORECASE)
+# Or the whole predicate: right after the copula, the clause ending there ("Hugh Grant is British.", "was French and").
+_PREDICATIVE_BEFORE = re.compile(r"\b(?:is|was|are|were)\s+$", re.IGNORECASE)
+_CLAUSE_ENDS = re.compile(r"\s*(?:[.;,!?]|$)|\s+(?:and|but)\b")
 _LOCK = threading.Lock()
 
 
@@ -72,7 +76,9 @@ def with_demonyms(kg, text: str, sentences: list[tuple[int, int]],
                 s, e = words[i][0], words[i + n - 1][1]
                 span = text[s:e]
                 place = places.get(normalise(span)) if span[:1].isupper() else None
-                if place and _NOUN_AFTER.match(text, e) and _IN_DESCRIPTION.search(text, a, s) and \
+                said = place and ((_NOUN_AFTER.match(text, e) and _IN_DESCRIPTION.search(text, a, s)) or (
+                    _PREDICATIVE_BEFORE.search(text, a, s) and _CLAUSE_ENDS.match(text, e, b)))
+                if said and \
                         not any(fs < e and s < fe for fs, fe in found) and not inside_longer_name(text, s, e, words):
                     found[(s, e)] = place
                     break
