@@ -31,6 +31,14 @@ MAX_DEPTH = 3  # superclass levels a too-small class hands over to (verifier/cla
 MEASURE_TABLES = ("measure_class", "measure_value", "measure_profile", "subject_best")
 
 
+def demonym_rows(kg) -> tuple[str, list]:
+    """(WHERE clause over `statements`, its parameters) for KG's demonym statements in the index's languages, not
+    deprecated: what the text's demonym reader and the claims' comparison both read."""
+    languages = list((getattr(kg, "manifest", None) or {}).get("languages") or ["en"])
+    return ("property = ? AND string IS NOT NULL AND rank <> 'deprecated' AND language IN (SELECT unnest(?))",
+            [DEMONYM, languages])
+
+
 def best_sql() -> str:
     """(property, subject, n_best) for every subject holding a property with a usable value."""
     separators = ", ".join(f"'{p}'" for p in TIME_SEPARATORS)

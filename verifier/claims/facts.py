@@ -12,7 +12,7 @@ import numpy as np
 
 from kgcheck.index.constraints import TIME_SEPARATORS
 from kgcheck.index.model import ENTITY
-from kgcheck.index.measures import DEMONYM, SUBCLASS_OF
+from kgcheck.index.measures import SUBCLASS_OF, demonym_rows
 from kgcheck.index.store import HIERARCHY
 from kgcheck.index.text import normalise
 
@@ -119,13 +119,11 @@ class KGFacts(JudgeFacts):
         missing = sorted({i for i in ids if i and i not in self._demonyms})
         if not missing:
             return
-        languages = list((getattr(self.kg, "manifest", None) or {}).get("languages") or ["en"])
         found: dict[str, set[str]] = {i: set() for i in missing}
-        for eid, text in self.kg.subject_rows("subject, string", missing, "property = ? AND string IS NOT NULL AND "
-                                              "rank <> 'deprecated' AND language IN (SELECT unnest(?))",
-                                              [DEMONYM, languages]):
-            if normalise(text):
-                found[eid].add(normalise(text))
+        for eid, text in self.kg.subject_rows("subject, string", missing, *demonym_rows(self.kg)):
+            norm = normalise(text)
+            if norm:
+                found[eid].add(norm)
         self._demonyms.update(found)
 
     def demonyms(self, eid: str) -> set[str]:

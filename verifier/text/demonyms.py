@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import threading
 
-from kgcheck.index.measures import DEMONYM
+from kgcheck.index.measures import demonym_rows
 from kgcheck.index.text import normalise
 from kgcheck.verifier.text.mentions import Mention, inside_longer_name, word_spans
 
@@ -40,10 +40,9 @@ def demonym_places(kg) -> dict[str, str]:
         found = getattr(kg, "_demonym_places", None)
         if found is not None:
             return found
-        languages = list((getattr(kg, "manifest", None) or {}).get("languages") or ["en"])
+        where, params = demonym_rows(kg)  # (statements' columns: none of them is also an entities column)
         rows = kg.sql("SELECT s.string, s.subject, coalesce(e.statement_count, 0) FROM statements s "
-                      "LEFT JOIN entities e ON e.id = s.subject WHERE s.property = ? AND s.string IS NOT NULL "
-                      "AND s.rank <> 'deprecated' AND s.language IN (SELECT unnest(?))", [DEMONYM, languages])
+                      f"LEFT JOIN entities e ON e.id = s.subject WHERE {where}", params)
         best: dict[str, tuple[int, str]] = {}
         for text, place, weight in rows:
             norm = normalise(text)
