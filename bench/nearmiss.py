@@ -133,13 +133,14 @@ def main() -> None:
               f"p50 {percentile(latencies, 0.5):.3f} s")
 
 
-def each_form(kg, checker, facts: list[dict], forms: list[str], dump_path, score, names):
-    """Per form (REPHRASINGS), each fact said wrong and right — names(fact, wrong) -> (value, subject) — and
-    verified: yields (form, score of the wrong sentences, of the right ones, latencies); DUMP_PATH gets each
-    sentence's claims."""
+def each_form(kg, checker, facts: list[dict], forms: list[str], dump_path, score, names, templates=REPHRASINGS,
+              dump_mode: str = "w"):
+    """Per form (TEMPLATES, REPHRASINGS by default), each fact said wrong and right — names(fact, wrong) -> (value,
+    subject) — and verified: yields (form, score of the wrong sentences, of the right ones, latencies); DUMP_PATH
+    gets each sentence's claims (DUMP_MODE "a": after another run's)."""
     from kgcheck.verifier.text.verify import verify_text
 
-    dump = open(dump_path, "w") if dump_path else None
+    dump = open(dump_path, dump_mode) if dump_path else None
     try:
         for form in forms:
             latencies, result = [], {}
@@ -147,7 +148,7 @@ def each_form(kg, checker, facts: list[dict], forms: list[str], dump_path, score
                 reports = []
                 for f in facts:
                     value, subject = names(f, wrong)
-                    text = REPHRASINGS[form].format(value=value, property=f["property"], subject=subject)
+                    text = templates[form].format(value=value, property=f["property"], subject=subject)
                     text = text[:1].upper() + text[1:]
                     started = time.perf_counter()
                     reports.append(verify_text(kg, text, checker=checker))

@@ -3,7 +3,7 @@ Maurice Jarre as Jean-Michel's father — the reversal an answer often makes, an
 link reports SUPPORTED (the link between the two names is there, the relation named is the link's own).
 
     python bench/reversed.py [--index /work/indexes/dense4] [--n 400] [--per-property 40] [--seed 0]
-                             [--forms inverse,relation-of,possessive] [--dump rows.jsonl]
+                             [--forms inverse,relation-of,possessive,relational] [--dump rows.jsonl]
 
 The facts: item statements (subject, property, value) of the index, both named, whose property the graph never holds
 both ways by measure — at least MIN_SUBJECTS (20) statements, at most 5 % of them held the other way too, the 95 %
@@ -11,7 +11,10 @@ Wilson bound under 10 % (verifier/claims/thresholds.py: the judge's own threshol
 those a reversed statement is wrong by the graph's own record. One fact per subject, at most `--per-property` per
 property, picked by a hash of the ids (`--seed`); no property whose label ends in a preposition ("part of": said
 "X is the part of Y" it reads neither way). Each fact is said in each form (factcheck.py's REPHRASINGS) with
-subject and value swapped (wrong) and as the graph holds it (right).
+subject and value swapped (wrong) and as the graph holds it (right). The form `relational` takes the other
+properties, those whose label ends in a preposition, read left to right as the graph names them: "<subject> is
+<property> <value>." ("Aliens is followed by Alien": the graph holds Alien followed by Aliens, and Aliens follows
+Alien — a link that reads all green unless the words' direction is read).
 
 Per form, on the wrong sentences (nearmiss.py's score): flagged (a claim on the swapped subject and the property,
 not SUPPORTED), REFUTED, all green (claims, every one SUPPORTED: the reader is fooled), silent (no REFUTED claim);
@@ -22,10 +25,12 @@ from __future__ import annotations
 from collections import Counter
 
 from common import percentile
+from factcheck import REPHRASINGS
 from nearmiss import each_form, form_arguments
 from nearmiss import score as nearmiss_score
 
 _PREPOSITION_END = (" of", " in", " on", " at", " to", " for", " by", " with", " from", " as")
+RELATIONAL = {"relational": "{subject} is {property} {value}."}  # labels ending in a preposition, read in order
 
 _REVERSAL = """
 SELECT s.property, count(*), count(*) FILTER (WHERE EXISTS (SELECT 1 FROM statements r WHERE r.property = s.property
@@ -41,7 +46,9 @@ WHERE k = 1 ORDER BY hash(subject || property || ?)
 """
 
 
-def reversible_facts(kg, n: int, per_property: int, seed: int) -> list[dict]:
+def reversible_facts(kg, n: int, per_property: int, seed: int, relational: bool = False) -> list[dict]:
+    """Facts of properties never held both ways; `relational`: only those whose label ends in a preposition (else
+    only the others)."""
     from kgcheck.verifier.claims.thresholds import MAX_MULTI_SHARE, MAX_MULTI_UPPER, MIN_SUBJECTS, wilson_upper
 
     never_both = sorted(p for p, total, both in kg.sql(_REVERSAL) if total >= MIN_SUBJECTS and
@@ -51,7 +58,7 @@ def reversible_facts(kg, n: int, per_property: int, seed: int) -> list[dict]:
     out, per = [], Counter()
     for subject, pid, value in rows:
         names = [labels.get(x) for x in (subject, pid, value)]
-        if not all(names) or names[1].endswith(_PREPOSITION_END) or names[0].lower() == names[2].lower() or \
+        if not all(names) or names[1].endswith(_PREPOSITION_END) != relational or names[0].lower() == names[2].lower() or \
                 per[pid] >= per_property:
             continue
         per[pid] += 1
@@ -74,17 +81,27 @@ def main() -> None:
     from kgcheck.verifier.claims.check import Checker
     kg = KG.open(args.index)
     checker = Checker(kg)
-    facts = reversible_facts(kg, args.n, args.per_property, args.seed)
-    print(f"reversed relations over {args.index}: {len(facts)} facts of {len({f['property_id'] for f in facts})} "
-          f"properties never held both ways (seed {args.seed}): {Counter(f['property_id'] for f in facts).most_common(8)}")
-    # wrong: the graph's value said as the subject, and the subject as the value
-    for form, w, r, latencies in each_form(kg, checker, facts, args.forms.split(","), args.dump, score,
-                                           lambda f, wrong: (f["subject"], f["value"]) if wrong else
-                                           (f["value"], f["subject"])):
-        n = max(1, w["n"])
-        print(f"  {form:<12} wrong: flagged {w['flagged'] / n:.3f}  refuted {w['refuted'] / n:.3f}  all green "
-              f"{w['all_green'] / n:.3f}  silent {w['silent'] / n:.3f}  |  right: gold SUPPORTED {r['gold'] / n:.3f}  "
-              f"false alarm {r['false_alarm'] / n:.3f}  |  p50 {percentile(latencies, 0.5):.3f} s")
+    forms = args.forms.split(",")
+    runs = [(False, [f for f in forms if f not in RELATIONAL], REPHRASINGS),
+            (True, [f for f in forms if f in RELATIONAL], RELATIONAL)]
+    mode = "w"
+    for relational, these, templates in runs:
+        if not these:
+            continue
+        facts = reversible_facts(kg, args.n, args.per_property, args.seed, relational)
+        print(f"reversed relations over {args.index}: {len(facts)} facts of {len({f['property_id'] for f in facts})} "
+              f"properties never held both ways{', labels ending in a preposition' if relational else ''} (seed "
+              f"{args.seed}): {Counter(f['property_id'] for f in facts).most_common(8)}")
+        # wrong: the graph's value said as the subject, and the subject as the value
+        for form, w, r, latencies in each_form(kg, checker, facts, these, args.dump, score,
+                                               lambda f, wrong: (f["subject"], f["value"]) if wrong else
+                                               (f["value"], f["subject"]), templates, mode):
+            n = max(1, w["n"])
+            print(f"  {form:<12} wrong: flagged {w['flagged'] / n:.3f}  refuted {w['refuted'] / n:.3f}  all green "
+                  f"{w['all_green'] / n:.3f}  silent {w['silent'] / n:.3f}  |  right: gold SUPPORTED "
+                  f"{r['gold'] / n:.3f}  false alarm {r['false_alarm'] / n:.3f}  |  p50 "
+                  f"{percentile(latencies, 0.5):.3f} s")
+        mode = "a"
 
 if __name__ == "__main__":
     main()

@@ -10,6 +10,7 @@ from kgcheck.verifier.model import REFUTED, SUPPORTED
 from kgcheck.verifier.text.schema import GraphSchema
 from kgcheck.verifier.text.verify import verify_text
 from conftest import fixture_builders
+from wordgraph import claim_tuples
 
 B = fixture_builders()
 SURNAMES = ["Abbott", "Barlow", "Carver", "Dalton", "Eaton", "Fowler", "Garner", "Hadley", "Ingram", "Jarvis", "Keaton",
@@ -43,11 +44,6 @@ def kg(kg_of):
     return kg_of(_graph())
 
 
-def _claims(kg, text):
-    return [(c.claim.subject_id, c.claim.property_id, c.claim.object_id, c.verdict.verdict)
-            for c in verify_text(kg, text).claims]
-
-
 def test_only_a_property_never_held_both_ways_is_asymmetric(kg):
     schema = GraphSchema.of(kg)
     assert schema.reversal("P22") == (28, 0) and schema.asymmetric("P22")
@@ -70,13 +66,13 @@ def test_a_father_stated_the_other_way_round_is_refuted_by_the_graphs_statement(
                                   "Jean-Michel Jarre's father is Maurice Jarre.",
                                   "Maurice Jarre is the father of Jean-Michel Jarre."])
 def test_the_graphs_own_direction_is_supported(kg, text):
-    assert _claims(kg, text) == [("Q901", "P22", "Q900", SUPPORTED)]
+    assert claim_tuples(kg, text) == [("Q901", "P22", "Q900", SUPPORTED)]
 
 
 @pytest.mark.parametrize("text", ["Lee Majors is the spouse of Farrah Fawcett.", "Lee Majors's spouse is Farrah Fawcett.",
                                   "The spouse of Lee Majors is Farrah Fawcett."])
 def test_a_relation_often_held_both_ways_is_not_refuted_by_the_other_direction(kg, text):
-    assert all(verdict == SUPPORTED for *_, verdict in _claims(kg, text)) and _claims(kg, text)
+    assert all(verdict == SUPPORTED for *_, verdict in claim_tuples(kg, text)) and claim_tuples(kg, text)
 
 
 def test_a_name_read_as_an_alias_where_it_is_another_things_label_is_not_turned(kg):
@@ -84,4 +80,4 @@ def test_a_name_read_as_an_alias_where_it_is_another_things_label_is_not_turned(
     reversed link through the alias refutes nothing (Moscow's alias "Soviet Union", in the Russian SFSR)."""
     assert GraphSchema.of(kg).aliased_from_a_label("Paul Roth", "Q951")
     assert not GraphSchema.of(kg).aliased_from_a_label("Paul Roth", "Q950")
-    assert REFUTED not in {verdict for *_, verdict in _claims(kg, "Nina Roth is the father of Paul Roth.")}
+    assert REFUTED not in {verdict for *_, verdict in claim_tuples(kg, "Nina Roth is the father of Paul Roth.")}

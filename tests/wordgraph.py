@@ -48,3 +48,11 @@ def claim_on(report, span):
 
 def graph_values(tc):
     return {e.value for e in tc.verdict.evidence} | set(tc.verdict.corrections)
+
+
+def claim_tuples(kg, text):
+    """(subject, property, object, verdict) of each claim verify_text reads in TEXT."""
+    from kgcheck.verifier.text.verify import verify_text
+
+    return [(c.claim.subject_id, c.claim.property_id, c.claim.object_id, c.verdict.verdict)
+            for c in verify_text(kg, text).claims]

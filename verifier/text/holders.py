@@ -77,6 +77,7 @@ def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: 
     copula = _COPULA.match(sentence, at)
     predicate = copula and _PREDICATE.fullmatch(sentence, copula.end(), holder.start - a)
     verb = None if copula else _VERB.fullmatch(sentence, at, holder.start - a)
+    own_name: set[str] = set()
     if predicate:
         words = _WORD.findall(predicate.group(1))
         stems = content_stems(predicate.group(1))
@@ -96,6 +97,11 @@ def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: 
         # words.py), surely the holder (its statements or classes say so, not merely nothing against it).
         mine = SubjectView.of(kg, subject, statements, ms, a)
         named = {p for p in named if p not in mine.held and p not in mine.class_props}
+        # A verb that is itself the property's name ("follows") reads left to right, the subject its holder
+        # (links.said_in_order), as the graph's names of relations do: no inverse reading of it — though the words
+        # still put the holder on the other side of it for the other readers ("awards" names award received too).
+        said = normalise(verb.group(1))
+        own_name = {p for p in named if said in facts.names(p)}
     else:
         return set()
     named = {p for p in named if p not in (INSTANCE_OF, SUBCLASS_OF) and schema.datatype(p) == "wikibase-item"}
@@ -106,10 +112,11 @@ def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: 
     # Known to fit, not merely not known otherwise: a name the graph says nothing of claims nothing here. The holder
     # may hold the property by its own statements, its classes', or — given no class — those of the subjects holding
     # what it holds (a film with a cast and a genre).
-    held = [p for p in named if p in view.held or p in view.class_props]
-    if not view.classes and len(held) < len(named):
+    readable = [p for p in named if p not in own_name]
+    held = [p for p in readable if p in view.held or p in view.class_props]
+    if not view.classes and len(held) < len(readable):
         profile = schema.profile_properties(set(view.held) - {INSTANCE_OF})
-        held = [p for p in named if p in view.held or p in view.class_props or p in profile]
+        held = [p for p in readable if p in view.held or p in view.class_props or p in profile]
     value_id = subject.entity_id
     found = [p for p in held if may_be_value(schema, role, value_classes, p, unknown=False)]
     if not found and held and subject in ms:

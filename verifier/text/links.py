@@ -37,7 +37,7 @@ def what_the_sentence_says(found: list[tuple], sentence: str, facts, subject, a:
                      said_of[0].entity_id and f[2] >= said_of[0].end})
     instead = (said_of is not None and said_backwards(found, said_of, plain, facts, holds, may_say)) or \
         stated_between(found, sentence, plain, a, facts, holds, may_say) or \
-        said_instead(found, near, a, spans, plain, holds, may_say)
+        said_in_order(found, sentence, plain, a, facts) or said_instead(found, near, a, spans, plain, holds, may_say)
     if instead:
         return instead
     if len(found) == 1:
@@ -189,6 +189,45 @@ def stated_between(found: list[tuple], sentence: str, plain: str, a: int, facts,
         if len(said) == 1:
             return [(holder_mention, said[0], value[0], value[1], value[2], "words")]
     return None
+
+
+# Two names and a relation's own name between them, read left to right as the graph's names of relations are ("X
+# followed by Y", "X sequel of Y", "X part of Y"): a copula or auxiliary and an article may come first ("Aliens was
+# followed by Alien", "Alien is the sequel of Aliens"); nothing else (a qualified "the first sequel of" reads nothing).
+_IN_ORDER = re.compile(r"\s*,?\s*(?:(?:is|was|are|were|has been|had been|have been)\s+)?(?:(?:the|a|an)\s+)?"
+                       r"([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3})\s*", re.IGNORECASE)
+_LAST_PREPOSITION = re.compile(r"\s+(?:" + "|".join(sorted(PREPOSITIONS)) + r")$")
+
+
+def said_in_order(found: list[tuple], sentence: str, plain: str, a: int, facts) -> list[tuple] | None:
+    """"Aliens was followed by Alien", "Alien is the sequel of Aliens": the words between the two names are a name of
+    a relation the graph holds between them the other way round (Alien followed by Aliens; "sequel of" names
+    follows, held as Aliens follows Alien). A relation's names read left to right, holder first, so the sentence
+    claims the first name's relation to the second — turned (`_turned`: a property the graph never holds both ways),
+    for the graph to judge, where the link would have been SUPPORTED by construction. Not when the graph also links
+    them in the sentence's order by that relation, nor when the words less their closing preposition name it too
+    ("director" and "director of" alike: a noun read "the director of Y" says Y's director, not X's)."""
+    f = found[0]
+    if any(g[4] is None for g in found):
+        return None
+    first, second = sorted(((f[0].start, f[0].end, f[0].entity_id), (f[2], f[3], f[4])))
+    if first[1] > second[0] or first[2] == second[2]:
+        return None
+    words = _IN_ORDER.fullmatch(plain, first[1] - a, second[0] - a)
+    if not words:
+        return None
+    said = normalise(words.group(1))
+    if said in PREPOSITIONS:  # "X in Y" (an alias of part of): a preposition alone says no direction of a relation
+        return None
+    named = {p for p in _properties_named(facts, said) if facts.datatype(p) == "wikibase-item"}
+    bare = _LAST_PREPOSITION.sub("", said)
+    if bare != said:
+        named -= set(_properties_named(facts, bare))
+    if not named or any(g[1] in named and g[0].start == first[0] for g in found):
+        return None
+    holder = Mention(first[0], first[1], sentence[first[0] - a:first[1] - a], first[2])
+    turned = _turned([g for g in found if g[0].start == second[0] and g[2] == first[0]], named, facts, holder)
+    return [(holder, turned, second[0], second[1], second[2], "words")] if turned else None
 
 
 def _turned(links: list[tuple], named, facts, holder: Mention) -> str | None:
