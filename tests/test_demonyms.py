@@ -47,7 +47,7 @@ GRAPH = [
     _person("Q901", "Alice Brandt", "Q142", "Q150"), _person("Q902", "Bruno Keller", "Q40"),
     _person("Q903", "Carla Moreau", "Q142"), _person("Q904", "Dan Ortiz", "Q30"),
     _film("Q801", "The Quiet Harbour", "Q142"), _film("Q802", "Night Train", "Q30"),
-    _film("Q803", "Paper Moon Rising", "Q40"),
+    _film("Q803", "Paper Moon Rising", "Q40"), _film("Q804", "The painter's last summer", "Q142"),
 ]
 
 
@@ -103,6 +103,23 @@ def test_a_predicative_demonym_must_close_its_clause(kg):
     # "is French painting's …": the word opens a longer phrase, not the predicate; no claim of France.
     report = verify_text(kg, "Alice Brandt is French painting's best known name.")
     assert all(c.claim.object_id != "Q142" for c in report.claims)
+
+
+@pytest.mark.parametrize("text", ["The native language of Alice Brandt is French.",
+                                  "Alice Brandt's languages spoken, written or signed are French.",
+                                  "The languages spoken, written or signed of Alice Brandt are French."])
+def test_a_predicate_said_of_a_relation_of_the_name_is_no_demonym(kg, text):
+    # the copula's subject is the relation ("native language"), not the name: "French" is the language's, not France
+    report = verify_text(kg, text)
+    assert all(c.claim.object_id != "Q142" for c in report.claims)
+    sentences = split_sentences(text)
+    mentions, spans = with_demonyms(kg, text, sentences, [[]])
+    assert not spans
+
+
+def test_a_name_holding_a_possessive_is_no_relation_of_it(kg):
+    said = claim_on(verify_text(kg, "The painter's last summer is French."), "French")
+    assert (said.claim.property_id, said.claim.object_id, said.verdict.verdict) == ("P495", "Q142", SUPPORTED)
 
 
 def test_a_longer_name_holding_the_word_stays_whole(kg):

@@ -1,8 +1,9 @@
 """Demonyms: "X is an American writer" says the writer's country, not an ethnic group or a language that goes by the
 same word. The graph gives each place its demonyms (P1549, monolingual text in the index's languages): one of them in
-the subject's description, before a lower-case noun — or as the whole predicate, "Hugh Grant is British." —, stands
-for that place, and the readers then ask which of the subject's properties such a place fills (a person's country of
-citizenship, a film's country of origin) as they do for any name. A name the gazetteer linked otherwise ("American":
+the subject's description, before a lower-case noun — or as the whole predicate, "Hugh Grant is British." (not of a
+relation of the name: "The native language of Nabokov is Russian" names a language) —, stands for that place, and the
+readers then ask which of the subject's properties such a place fills (a person's country of citizenship, a film's
+country of origin) as they do for any name. A name the gazetteer linked otherwise ("American":
 an alias of Americans, the ethnic group; "French": the language's label) is re-linked only in those positions;
 "speaks French" is left alone.
 """
@@ -26,8 +27,20 @@ _NOUN_AFTER = re.compile(r"[\s-]+(?!(?:is|was|are|were|and|or|of|in|on|at|by|for
 _IN_DESCRIPTION = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+(?:[\w'’-]+\s+){0,4}$", re.IGNORECASE)
 # Or the whole predicate: right after the copula, the clause ending there ("Hugh Grant is British.", "was French and").
 _PREDICATIVE_BEFORE = re.compile(r"\b(?:is|was|are|were)\s+$", re.IGNORECASE)
+# ... said of a name, not of a relation of it: "The native language of Nabokov is Russian", "Nabokov's native
+# language is Russian" name a language (the predicate is the relation's value), not Nabokov's country.
+# (A determiner and lower-case words before "of": "the Bank of England is British" is a name holding "of".)
+_RELATION_BEFORE = re.compile(r"(?:\b(?:[Tt]he|[Ii]ts|[Hh]is|[Hh]er|[Tt]heir|[Aa]n?)\s+(?:[a-z][\w'’-]*,?\s+){1,6}of\b[^,;:.]*"
+                              r"|['’]s?\s+[a-z][\w'’, -]*)\b(?:is|was|are|were)\s+$")
 _CLAUSE_ENDS = re.compile(r"\s*(?:[.;,!?]|$)|\s+(?:and|but)\b")
 _LOCK = threading.Lock()
+
+
+def _said_of_a_relation(text: str, a: int, at: int, ms: list[Mention]) -> bool:
+    """Is the copula before offset AT said of a relation of a name ("The native language of Nabokov is"), its words
+    outside any name of the sentence ("United States men's national soccer team is" is one name)?"""
+    found = _RELATION_BEFORE.search(text, a, at)
+    return bool(found) and not any(m.start <= found.start() < m.end for m in ms)
 
 
 def demonym_places(kg) -> dict[str, str]:
@@ -76,7 +89,8 @@ def with_demonyms(kg, text: str, sentences: list[tuple[int, int]],
                 span = text[s:e]
                 place = places.get(normalise(span)) if span[:1].isupper() else None
                 said = place and ((_NOUN_AFTER.match(text, e) and _IN_DESCRIPTION.search(text, a, s)) or (
-                    _PREDICATIVE_BEFORE.search(text, a, s) and _CLAUSE_ENDS.match(text, e, b)))
+                    _PREDICATIVE_BEFORE.search(text, a, s) and _CLAUSE_ENDS.match(text, e, b) and
+                    not _said_of_a_relation(text, a, s, ms)))
                 if said and \
                         not any(fs < e and s < fe for fs, fe in found) and not inside_longer_name(text, s, e, words):
                     found[(s, e)] = place
