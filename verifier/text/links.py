@@ -164,20 +164,17 @@ def stated_between(found: list[tuple], sentence: str, plain: str, a: int, facts,
     value of another kind is a wrong answer, Osaka Prefecture here), one relation only, and the words name no link's
     relation ("Tokyo is the capital of Japan" names Tokyo's "capital of"). The graph then judges it (Tokyo:
     REFUTED), where the link would have been SUPPORTED by construction. The claim's span is the value's name."""
-    f = found[0]
-    if f[4] is None:
+    names = _two_names(found)
+    if names is None:
         return None
-    one, other = (f[0].start, f[0].end, f[0].entity_id), (f[2], f[3], f[4])
-    first, second = sorted((one, other))
-    if first[1] > second[0]:
-        return None
+    first, second = names
     for pattern, holder, value in ((_NAME_OF, second, first), (_POSSESSED, first, second)):
         words = pattern.fullmatch(plain, first[1] - a, second[0] - a)
         # the words first (they seldom match), then whether they name a link's own relation
         if not words or any(f[4] is None for f in found):
             continue
         named = normalise(words.group(1))
-        holder_mention = Mention(holder[0], holder[1], sentence[holder[0] - a:holder[1] - a], holder[2])
+        holder_mention = _mention(sentence, a, holder)
         pids = [p for p in _properties_named(facts, named) if facts.datatype(p) == "wikibase-item"]
         turned = _turned([f for f in found if f[0].entity_id == value[2] and f[4] == holder[2]], pids, facts,
                          holder_mention)
@@ -207,11 +204,13 @@ def said_in_order(found: list[tuple], sentence: str, plain: str, a: int, facts) 
     for the graph to judge, where the link would have been SUPPORTED by construction. Not when the graph also links
     them in the sentence's order by that relation, nor when the words less their closing preposition name it too
     ("director" and "director of" alike: a noun read "the director of Y" says Y's director, not X's)."""
-    f = found[0]
-    if any(g[4] is None for g in found):
+    names = _two_names(found)
+    if names is None or any(g[4] is None for g in found) or names[0][2] == names[1][2]:
         return None
-    first, second = sorted(((f[0].start, f[0].end, f[0].entity_id), (f[2], f[3], f[4])))
-    if first[1] > second[0] or first[2] == second[2]:
+    first, second = names
+    # Only a link from the second name to the first can be turned: most pairs have none (no words to look up).
+    back = [g for g in found if g[0].start == second[0] and g[2] == first[0]]
+    if not back:
         return None
     words = _IN_ORDER.fullmatch(plain, first[1] - a, second[0] - a)
     if not words:
@@ -225,9 +224,24 @@ def said_in_order(found: list[tuple], sentence: str, plain: str, a: int, facts) 
         named -= set(_properties_named(facts, bare))
     if not named or any(g[1] in named and g[0].start == first[0] for g in found):
         return None
-    holder = Mention(first[0], first[1], sentence[first[0] - a:first[1] - a], first[2])
-    turned = _turned([g for g in found if g[0].start == second[0] and g[2] == first[0]], named, facts, holder)
+    holder = _mention(sentence, a, first)
+    turned = _turned(back, named, facts, holder)
     return [(holder, turned, second[0], second[1], second[2], "words")] if turned else None
+
+
+def _two_names(found: list[tuple]) -> tuple[tuple, tuple] | None:
+    """The (start, end, entity id) of the two names a pair's links join, in text order; None when the first link
+    has no entity value or the names overlap."""
+    f = found[0]
+    if f[4] is None:
+        return None
+    first, second = sorted(((f[0].start, f[0].end, f[0].entity_id), (f[2], f[3], f[4])))
+    return None if first[1] > second[0] else (first, second)
+
+
+def _mention(sentence: str, a: int, span: tuple) -> Mention:
+    """The name at SPAN (start, end, entity id; text offsets, the sentence starting at A) as a Mention."""
+    return Mention(span[0], span[1], sentence[span[0] - a:span[1] - a], span[2])
 
 
 def _turned(links: list[tuple], named, facts, holder: Mention) -> str | None:
