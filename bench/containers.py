@@ -12,12 +12,15 @@ subjects hold several best values, the judge's own threshold), the subject holdi
 container: a thing the value is placed in directly (a HIERARCHY edge of its own: further up, a chain may run through
 an edge that is no containment), not itself a value of the property for anyone, picked by a hash of the ids (`--seed`); the false one: a thing sharing a class with it that neither contains
 the value nor lies in or contains the true one (another country). Each is said as "<subject> was <name> <container>."
-("<subject> died in <container>." for a name opening on "died").
+("<subject> died in <container>." for a name opening on "died"). The lacking one: the false container said of another
+subject of the same class that the graph gives no value of the property ("Barack Obama was born in Kenya" over a graph
+with no birthplace of his) — a claim the graph cannot judge, to be shown NOT_ENOUGH_INFO, not passed over in silence.
 
 Prints, on the true sentences: SUPPORTED (a claim on the subject and property, SUPPORTED), claimed at all, false alarm
 (a REFUTED claim); on the false ones: flagged (a claim on the subject and property not SUPPORTED), REFUTED, corrected
 (REFUTED with the graph's value), fooled (SUPPORTED on the subject and property), caught (a REFUTED claim of any
-property: "based in Chile" refuted as the club's country).
+property: "based in Chile" refuted as the club's country); on the lacking ones: claimed (a claim on the subject and
+property), false alarm (a REFUTED claim), SUPPORTED (a claim on the subject and property SUPPORTED: nothing supports it).
 """
 from __future__ import annotations
 
@@ -70,6 +73,8 @@ def container_facts(kg, facts, n: int, seed: int) -> list[dict]:
     members: dict[str, list[str]] = {}
     for subject, cls in kg.sql("SELECT subject, entity_id FROM statements WHERE property = 'P31' AND entity_id IS NOT NULL"):
         members.setdefault(cls, []).append(subject)
+    holding = {pid: {r[0] for r in kg.sql("SELECT DISTINCT subject FROM statements WHERE property = ?", [pid])}
+               for pid in sorted(names)}
     out = []
     for subject, pid, value in rows:
         ancestors = facts.ancestors(value)
@@ -91,10 +96,15 @@ def container_facts(kg, facts, n: int, seed: int) -> list[dict]:
         label = facts.label(subject)
         if not label:
             continue
+        # another subject of the subject's classes the graph gives no value of the property (it holds something)
+        peers = sorted({m for k in _classes(kg, [subject])[subject] for m in members.get(k, ())
+                        if m not in holding[pid] and facts.label(m)})
+        peer = _pick(peers, subject, pid, seed, "lacking") if peers else None  # none: no lacking row (same sample)
         said = names[pid] if names[pid].startswith("died ") else f"was {names[pid]}"  # "was born in", "died in"
         out.append({"subject_id": subject, "property_id": pid, "value": value, "name": names[pid],
                     "true": f"{label} {said} {facts.label(container)}.", "container": container,
-                    "false": f"{label} {said} {facts.label(wrong)}.", "wrong": wrong})
+                    "false": f"{label} {said} {facts.label(wrong)}.", "wrong": wrong,
+                    "lacking": peer and f"{facts.label(peer)} {said} {facts.label(wrong)}.", "lacking_id": peer})
         if len(out) >= n:
             break
     return out
@@ -117,17 +127,24 @@ def main() -> None:
     counts, latencies = Counter(), []
     dump = open(args.dump, "w") if args.dump else None
     for row in rows:
-        for kind in ("true", "false"):
+        for kind in ("true", "false", "lacking"):
+            if not row[kind]:
+                continue
+            counts[f"{kind} rows"] += 1
             t = time.perf_counter()
             report = verify_text(kg, row[kind], checker=checker)
             latencies.append(time.perf_counter() - t)
-            on = [c for c in report.claims if (c.claim.subject_id, c.claim.property_id) ==
-                  (row["subject_id"], row["property_id"])]
+            subject = row["lacking_id"] if kind == "lacking" else row["subject_id"]
+            on = [c for c in report.claims if (c.claim.subject_id, c.claim.property_id) == (subject, row["property_id"])]
             verdicts = {c.verdict.verdict for c in on}
             if kind == "true":
                 counts["true supported"] += "SUPPORTED" in verdicts
                 counts["true claimed"] += bool(on)
                 counts["true false alarm"] += any(c.verdict.verdict == "REFUTED" for c in report.claims)
+            elif kind == "lacking":
+                counts["lacking claimed"] += bool(on)
+                counts["lacking false alarm"] += any(c.verdict.verdict == "REFUTED" for c in report.claims)
+                counts["lacking supported"] += "SUPPORTED" in verdicts
             else:
                 counts["false flagged"] += bool(verdicts - {"SUPPORTED"})
                 counts["false refuted"] += "REFUTED" in verdicts
@@ -147,6 +164,10 @@ def main() -> None:
     print(f"  false (another thing of the container's class): flagged {counts['false flagged'] / n:.3f}  REFUTED "
           f"{counts['false refuted'] / n:.3f}  corrected {counts['false corrected'] / n:.3f}  fooled "
           f"{counts['false fooled'] / n:.3f}  caught (a REFUTED claim, any property) {counts['false caught'] / n:.3f}")
+    m = counts["lacking rows"] or 1
+    print(f"  lacking (the false container said of a subject the graph gives no value; {counts['lacking rows']} rows): "
+          f"claimed {counts['lacking claimed'] / m:.3f}  false alarm {counts['lacking false alarm'] / m:.3f}  "
+          f"SUPPORTED {counts['lacking supported'] / m:.3f}")
     print(f"  latency per sentence: p50 {percentile(latencies, 0.5):.3f} s, p99 {percentile(latencies, 0.99):.3f} s")
 
 

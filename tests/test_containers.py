@@ -9,6 +9,9 @@
 - "born in Sylvania" of a woman the graph gives no birthplace, living there: her birthplace is claimed, not the
   residence the graph links (SUPPORTED by construction).
 - "a citizen of SYL", read as the better-known Old Sylvania: SYL is also an alias of the graph's value, so SUPPORTED.
+- "born in Westerland", a country holding a town but no one's birthplace: still a place a birthplace may lie in
+  (schema.contains_places), so claimed and judged — refuted for Alice, not judged for Carla, who has none; "Carla
+  was born in Norland", which holds only a people, is no claim of a birthplace.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from kgcheck.verifier.text.extract import SpanClaim
 from kgcheck.verifier.text.refutations import read_as_the_graphs_namesake
 from kgcheck.verifier.text.schema import GraphSchema
 from kgcheck.verifier.text.verify import verify_text
+from kgcheck.verifier.text.words import _says_another
 from conftest import fixture_builders
 
 B = fixture_builders()
@@ -63,6 +67,10 @@ ENTITIES = [
     _person("Q822", "Bruno Vale", ("P19", item("Q813", None)), ("P20", item("Q813", None))),
     _person("Q823", "Carla Dunn", ("P551", item("Q801", None)),  # a birthplace the graph lacks
             ("P27", item("Q801", None))),
+    # Westerland holds a town no one is born in or is anything of; Norland only a people
+    _state("Q806", "Westerland"), _city("Q814", "Westhaven", ("P17", item("Q806", None)), ("P131", item("Q806", None))),
+    _state("Q807", "Norland"), _person("Q824", "Dora Lind", ("P27", item("Q801", None))),
+    entity("Q832", "Norlanders", "ethnic group", claims=[("P31", item(ETHNIC, None)), ("P17", item("Q807", None))]),
 ]
 
 
@@ -80,6 +88,33 @@ def _claim_on(report, pid, subject="Q821"):
 def test_a_country_holding_birthplaces_is_read_as_one_and_refuted(kg):
     claim = _claim_on(verify_text(kg, "Alice Marlow was born in Sylvania."), "P19")
     assert claim.verdict.verdict == REFUTED and claim.verdict.corrections == ("Portmoor",)
+
+
+def test_a_country_holding_places_but_no_birthplace_is_read_as_a_container(kg):
+    claim = _claim_on(verify_text(kg, "Alice Marlow was born in Westerland."), "P19")
+    assert claim.claim.object_id == "Q806" and claim.verdict.verdict == REFUTED
+    assert claim.verdict.corrections == ("Portmoor",)
+    claim = _claim_on(verify_text(kg, "Carla Dunn was born in Westerland."), "P19", subject="Q823")
+    assert claim.verdict.verdict == NOT_ENOUGH_INFO  # no birthplace in the graph: said, not judged
+    schema = GraphSchema.of(kg)
+    assert schema.contains_places("Q806") and not schema.contains_places("Q807") and schema.places("P19")
+
+
+def test_the_words_relation_is_not_second_guessed_by_the_values_type(kg):
+    # Westerland is a country like Dora's citizenship Sylvania, but "born in" names her birthplace: the types reader
+    # adds no citizenship claim of the same name (a REFUTED one where the graph holds one citizenship)
+    report = verify_text(kg, "Dora Lind was born in Westerland.")
+    assert [c.claim.property_id for c in report.claims] == ["P19"]
+    # the trigger word's own test (a types reading goes when the word names a relation the value may be of)
+    schema, statements = GraphSchema.of(kg), kg.statements_for(["Q806"])
+    for text, says in (("Erin Voss was born in Westerland.", True), ("Erin Voss toured Westerland.", False)):
+        assert _says_another(text, text.index("Westerland"), "P27", schema, "Q806", statements) is says
+
+
+def test_a_country_holding_no_place_is_no_birthplace(kg):
+    report = verify_text(kg, "Carla Dunn was born in Norland.")  # she has no birthplace to set Norland beside
+    assert not [c for c in report.claims if c.claim.property_id == "P19"], \
+        [(c.claim.property_id, c.reader, c.verdict.verdict) for c in report.claims]
 
 
 def test_a_trigger_word_claims_a_container_the_graph_links_by_another_relation(kg):

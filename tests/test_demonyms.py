@@ -42,7 +42,12 @@ GRAPH = [
     B.entity("Q150", "French", "language", claims=[("P31", item("Q34770", None))]),
     B.entity("Q41", "Americans", "ethnic group", aliases=["American"]),
     _country("Q142", "France", "French"), _country("Q40", "Austria", "Austrian", capital="Q1741"),
-    B.entity("Q1741", "Vienna", "city"), B.prop("P36", "capital", "wikibase-item"),
+    B.entity("Q1741", "Vienna", "city", claims=[("P31", item("Q515", None)), ("P131", item("Q40", None))]),
+    B.prop("P36", "capital", "wikibase-item"), B.entity("Q515", "city"),
+    B.prop("P131", "located in the administrative territorial entity", "wikibase-item"),
+    B.prop("P19", "place of birth", "wikibase-item", aliases=["born in"]),
+    B.entity("Q905", "Eva Lang", "painter", claims=[("P31", item("Q5", None)), ("P19", item("Q1741", None))]),
+    B.entity("Q906", "Franz Huber", "painter", claims=[("P31", item("Q5", None))]),  # no birthplace, no country
     _country("Q30", "United States", "American"),
     _person("Q901", "Alice Brandt", "Q142", "Q150"), _person("Q902", "Bruno Keller", "Q40"),
     _person("Q903", "Carla Moreau", "Q142"), _person("Q904", "Dan Ortiz", "Q30"),
@@ -154,3 +159,10 @@ def test_demonym_mentions_never_overlap(kg, words):
     for ms in with_demonyms(kg, text, sentences, [[] for _ in sentences])[0]:
         assert all(m.text == text[m.start:m.end] for m in ms)
         assert all(x.end <= y.start for x, y in zip(ms, ms[1:]))
+
+
+def test_a_demonym_after_born_is_no_birthplace(kg):
+    # Austria holds Vienna, a birthplace: "born" and a place in reach, but the demonym says what Franz is
+    report = verify_text(kg, "Franz Huber (born 3 May 1970) is an Austrian painter.")
+    said = [(c.claim.property_id, c.claim.object_id, c.verdict.verdict) for c in report.claims]
+    assert not [c for c in said if c[0] == "P19"], said

@@ -43,7 +43,8 @@ from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.topic import retitled, title_claims, topic_names, with_topic
 from kgcheck.verifier.text.referents import (EarlierMentions, common_name, descriptions, earlier_referent,
                                              implied_subject, opening_relation, relation_noun)
-from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema, entity_may_be_value
+from kgcheck.verifier.text.fit import entity_may_be_value
+from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema
 from kgcheck.verifier.text.subject import COPULA_ARTICLE, main_description, named_subject
 from kgcheck.verifier.text.words import VERB_AFTER, SubjectView
 from kgcheck.verifier.text.triggers import TRIGGERS, in_brackets, read_triggers
@@ -126,6 +127,8 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
             return  # two mentions of one thing ("Lebanon ... Lebanon"): no text claims that Lebanon's country is Lebanon
         if (who.start, who.end) in adjectives:
             return  # "a Peruvian politician": Peru is what the words describe the politician by, holding nothing here
+        if reader == "triggers" and (start, end) in adjectives:
+            return  # "(born 19 July 1986) is a Finnish skier": the demonym says what he is, not where "born" was
         seen.update({(who.entity_id, pid, start), same})
         by = found_by.get(si)
         claims.append(SpanClaim(Claim(id=f"s{si}-{len(claims)}", subject=who.text,

@@ -24,8 +24,8 @@ import re
 
 from kgcheck.index.measures import SUBCLASS_OF
 from kgcheck.index.text import normalise
-from kgcheck.verifier.text.schema import (FUNCTION_WORDS, INSTANCE_OF, GraphSchema, classes_of, fits_value,
-                                          may_be_value, stem)
+from kgcheck.verifier.text.fit import fits_value, may_be_value
+from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, GraphSchema, classes_of, stem
 from kgcheck.verifier.text.subject import COPULA
 from kgcheck.verifier.text.words import SubjectView, class_words, content_stems, past_asides, whole_names
 

@@ -8,11 +8,12 @@ import re
 
 from kgcheck.index.text import normalise
 from kgcheck.verifier.text.mentions import Mention
+from kgcheck.verifier.claims.thresholds import MIN_SUBJECTS
 from kgcheck.verifier.text.schema import PREPOSITIONS, GraphSchema
 from kgcheck.verifier.text.subject import COPULA, COPULA_ARTICLE
 from kgcheck.verifier.text.triggerwords import (DETOUR, DETOUR_PARTICLES, ITEM_TRIGGER_WINDOW, OBJECT_OPENS, TRIGGERS,
-                                                word_hits)
-from kgcheck.verifier.text.words import WINDOW_WORDS, clause_start, names_before
+                                                clause_start, word_hits)
+from kgcheck.verifier.text.words import WINDOW_WORDS, names_before
 from kgcheck.verifier.values.dates import DateMatch, compare_dates
 
 
@@ -37,7 +38,7 @@ def what_the_sentence_says(found: list[tuple], sentence: str, facts, subject, a:
                      said_of[0].entity_id and f[2] >= said_of[0].end})
     instead = (said_of is not None and said_backwards(found, said_of, plain, facts, holds, may_say)) or \
         stated_between(found, sentence, plain, a, facts, holds, may_say) or \
-        said_in_order(found, sentence, plain, a, facts) or said_instead(found, near, a, spans, plain, holds, may_say)
+        said_in_order(found, sentence, plain, a, facts, holds, may_say) or said_instead(found, near, a, spans, plain, holds, may_say)
     if instead:
         return instead
     if len(found) == 1:
@@ -191,19 +192,23 @@ def stated_between(found: list[tuple], sentence: str, plain: str, a: int, facts,
 # Two names and a relation's own name between them, read left to right as the graph's names of relations are ("X
 # followed by Y", "X sequel of Y", "X part of Y"): a copula or auxiliary and an article may come first ("Aliens was
 # followed by Alien", "Alien is the sequel of Aliens"); nothing else (a qualified "the first sequel of" reads nothing).
-_IN_ORDER = re.compile(r"\s*,?\s*(?:(?:is|was|are|were|has been|had been|have been)\s+)?(?:(?:the|a|an)\s+)?"
-                       r"([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3})\s*", re.IGNORECASE)
+_IN_ORDER = re.compile(r"\s*,?\s*(?:(is|was|are|were|has been|had been|have been)\s+)?(?:(?:the|a|an)\s+)?"
+                       r"(?P<words>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,3})\s*", re.IGNORECASE)
 _LAST_PREPOSITION = re.compile(r"\s+(?:" + "|".join(sorted(PREPOSITIONS)) + r")$")
 
 
-def said_in_order(found: list[tuple], sentence: str, plain: str, a: int, facts) -> list[tuple] | None:
+def said_in_order(found: list[tuple], sentence: str, plain: str, a: int, facts, holds=lambda holder, pid: False,
+                  may_say=lambda holder, pid, value: False) -> list[tuple] | None:
     """"Aliens was followed by Alien", "Alien is the sequel of Aliens": the words between the two names are a name of
     a relation the graph holds between them the other way round (Alien followed by Aliens; "sequel of" names
     follows, held as Aliens follows Alien). A relation's names read left to right, holder first, so the sentence
     claims the first name's relation to the second — turned (`_turned`: a property the graph never holds both ways),
     for the graph to judge, where the link would have been SUPPORTED by construction. Not when the graph also links
     them in the sentence's order by that relation, nor when the words less their closing preposition name it too
-    ("director" and "director of" alike: a noun read "the director of Y" says Y's director, not X's)."""
+    ("director" and "director of" alike: a noun read "the director of Y" says Y's director, not X's).
+    "Europe is part of France", the graph linking them only the other way by another relation (France's continent
+    Europe): the words' claim (`_said_against_a_link`), not the link — after a copula only ("rock and roll musician
+    Chuck Berry" is no claim of rock and roll's performer)."""
     names = _two_names(found)
     if names is None or any(g[4] is None for g in found) or names[0][2] == names[1][2]:
         return None
@@ -215,7 +220,7 @@ def said_in_order(found: list[tuple], sentence: str, plain: str, a: int, facts) 
     words = _IN_ORDER.fullmatch(plain, first[1] - a, second[0] - a)
     if not words:
         return None
-    said = normalise(words.group(1))
+    said = normalise(words.group("words"))
     if said in PREPOSITIONS:  # "X in Y" (an alias of part of): a preposition alone says no direction of a relation
         return None
     named = {p for p in _properties_named(facts, said) if facts.datatype(p) == "wikibase-item"}
@@ -226,7 +231,30 @@ def said_in_order(found: list[tuple], sentence: str, plain: str, a: int, facts) 
         return None
     holder = _mention(sentence, a, first)
     turned = _turned(back, named, facts, holder)
-    return [(holder, turned, second[0], second[1], second[2], "words")] if turned else None
+    if turned:
+        return [(holder, turned, second[0], second[1], second[2], "words")]
+    if len(back) < len(found) or any(g[1] in named for g in back) or not words.group(1):
+        return None  # a link in the sentence's order too, the words' own relation, or no copula: "rock and roll
+        # musician Chuck Berry", "pieces for piano composed by Shostakovich" — a noun or participle of what came before
+    said_by = _said_against_a_link(back, named, facts, holder, second[2], holds, may_say)
+    return [(holder, said_by, second[0], second[1], second[2], "words")] if said_by else None
+
+
+def _said_against_a_link(back: list[tuple], named, facts, holder: Mention, value: str, holds, may_say) -> str | None:
+    """The one relation of NAMED (the words' properties) the holder may have with the value — held, or by its classes
+    and the value's role (may_say) — when the graph links the two only backwards, by relations never the named one's
+    reading backwards: of the graph's statements x R y (enough to measure: MIN_SUBJECTS), none is also held as y L x
+    for any link's L. Then the link is no reading of the words ("France's continent is Europe" is not "Europe is part
+    of France"), and the words' claim goes to the graph to judge."""
+    schema = GraphSchema.of(facts.kg)
+    said = [p for p in sorted(named) if holds(holder, p)] or [p for p in sorted(named) if may_say(holder, p, value)]
+    if len(said) != 1:
+        return None
+    for link in {g[1] for g in back}:
+        n, crossed = schema.reversal(said[0], link)
+        if n < MIN_SUBJECTS or crossed:
+            return None
+    return said[0]
 
 
 def _two_names(found: list[tuple]) -> tuple[tuple, tuple] | None:

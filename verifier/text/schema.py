@@ -29,8 +29,6 @@ PREPOSITIONS = frozenset("of in on at to for by with from as during into".split(
 # territorial entity, location, located in or next to body of water): Lyon is in France, English is not.
 COUNTRY, PLACED_BY = "P17", ("P131", "P276", "P706")
 MIN_CLASS_SHARE = 0.05  # a property fewer than 1 in 20 instances of the subject's classes hold is not theirs
-MIN_VALUE_SHARE = 0.05  # a class fewer than 1 in 20 of a property's typed values have is not a type it takes
-MIN_ROLE_STATEMENTS = 1  # one statement with a name as its value already says what the name is for
 # A last word ending the names of 1 in 5 time properties is a generic time noun (dense-dev: "date" ends 20 of 26
 # named ones, "time" 6; the next, "introduction", 4 and it is a name of its own).
 GENERIC_SHARE = 0.2
@@ -82,7 +80,8 @@ class GraphSchema:
         self._particles: dict[str, set[str]] | None = None
         self._placed: set[str] | None = None  # placed_classes
         self._kin: dict[tuple[str, str], bool] = {}  # (property, property) -> values of the same kinds
-        self._reversal: dict[str, tuple[int, int]] = {}  # property -> (item statements, reverse also held)
+        self._reversal: dict[tuple[str, str], tuple[int, int]] = {}  # (property, back) -> reversal()
+        self._containers: dict[str, bool] = {}  # entity -> contains_places
 
     @classmethod
     def of(cls, kg) -> "GraphSchema":
@@ -225,16 +224,18 @@ class GraphSchema:
         placed = self.placed_classes()
         return sum(share for c, share in shares.items() if c in placed) > 0.5
 
-    def reversal(self, pid: str) -> tuple[int, int]:
-        """(statements of `pid` between two items, how many of them the graph also holds the other way round); not
-        counting a statement of a thing about itself (a country's country), which reads the same both ways."""
-        if pid not in self._reversal:
-            self._reversal[pid] = tuple(self.kg.sql(
-                "SELECT count(*), count(*) FILTER (WHERE EXISTS (SELECT 1 FROM statements r WHERE r.property = s.property "
+    def reversal(self, pid: str, back: str | None = None) -> tuple[int, int]:
+        """(statements x PID y between two items, how many of them the graph also holds as y BACK x — BACK being PID
+        itself unless given: is PID held both ways; is one relation another's reading backwards, as capital and
+        capital of); not counting a statement of a thing about itself (a country's country)."""
+        key = (pid, back or pid)
+        if key not in self._reversal:
+            self._reversal[key] = tuple(self.kg.sql(
+                "SELECT count(*), count(*) FILTER (WHERE EXISTS (SELECT 1 FROM statements r WHERE r.property = ? "
                 "AND r.subject = s.entity_id AND r.entity_id = s.subject)) FROM statements s "
                 "WHERE s.property = ? AND s.entity_id IS NOT NULL AND s.rank <> 'deprecated' AND s.entity_id <> s.subject",
-                [pid])[0])
-        return self._reversal[pid]
+                [key[1], pid])[0])
+        return self._reversal[key]
 
     def asymmetric(self, pid: str) -> bool:
         """Is `pid` never held both ways, by measure — as a property is single-valued by measure (thresholds.py):
@@ -287,6 +288,23 @@ class GraphSchema:
             out[parent].add(pid)
         self._contained.update({i: out[i] for i in ids})  # asked again for the same names sentence after sentence
         return out
+
+    def contains_places(self, eid: str) -> bool:
+        """Does the graph place a thing of a placed class in EID by a COUNTRY or PLACED_BY edge (Kenya: the University
+        of Nairobi's country)? A place property's value may then lie in it ("born in Kenya") though none does."""
+        if eid not in self._containers:
+            placing = ", ".join(f"'{p}'" for p in (COUNTRY, *PLACED_BY))
+            self._containers[eid] = bool(self.kg.has_table(HIERARCHY_TABLE) and self.kg.sql(f"""
+                SELECT 1 FROM {HIERARCHY_TABLE} h JOIN statements s ON s.subject = h.subject
+                WHERE h.parent = ? AND h.property IN ({placing}) AND h.subject <> h.parent
+                  AND s.property = '{INSTANCE_OF}' AND s.entity_id IN (SELECT unnest(?)) LIMIT 1""",
+                                                                                   [eid, sorted(self.placed_classes())]))
+        return self._containers[eid]
+
+    def places(self, pid: str) -> bool:
+        """Are `pid`'s values mostly of placed classes (a place of birth, a filming location)?"""
+        self._load()
+        return self._placed_values(self._value_classes.get(pid, {}))
 
     def placed_classes(self) -> set[str]:
         """The classes most of whose instances the graph places by a PLACED_BY edge (city, university, mountain; not
@@ -358,34 +376,6 @@ class GraphSchema:
                         found[name.pid].add(name.particle)
             self._particles = dict(found)
         return self._particles.get(pid, set())
-
-
-def fits_value(schema, role: dict[str, int], classes, pid: str, unknown: bool) -> bool:
-    """Can a value with this `role` (the properties it is a value of elsewhere in the graph, with counts) and these
-    classes be a value of `pid`? Its role decides when it has one ("New Zealand" is no sport), else its class against
-    the classes of the property's values; `unknown` when the graph says neither (no class, or an untyped property)."""
-    if sum(role.values()) >= MIN_ROLE_STATEMENTS:
-        return role.get(pid, 0) > 0
-    if not classes or not schema.typed(pid):
-        return unknown
-    return schema.takes(pid, classes) >= MIN_VALUE_SHARE
-
-
-def may_be_value(schema, role: dict[str, int], classes, pid: str, unknown: bool = True) -> bool:
-    """Can a name the words give as `pid`'s value be one: its role says so, or its classes are among those of pid's
-    values whatever its role — a place no one's birthplace in a sparse graph (Paris: a place of death, a work
-    location) may still be one, Ridley Scott, a producer and a winner there, is human as directors are; or a name
-    whose role's values are of pid's kinds (`kin`: Princeton, a residence and a "borough of New Jersey", as a place
-    of death). A value the graph says nothing of may be when `unknown`."""
-    return fits_value(schema, role, classes, pid, unknown=unknown) or \
-        fits_value(schema, {}, classes, pid, unknown=False) or schema.kin(role, pid)
-
-
-def entity_may_be_value(schema, eid: str, statements: dict, pid: str) -> bool:
-    """`may_be_value` of an entity by its id: its role in the graph, its classes from STATEMENTS (by subject), or
-    its holding values of the property (contained_roles: "born in Germany")."""
-    return may_be_value(schema, schema.roles([eid])[eid], classes_of(eid, statements), pid) or \
-        pid in schema.contained_roles([eid])[eid]
 
 
 def classes_of(eid: str, statements: dict) -> set[str]:

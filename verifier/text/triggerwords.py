@@ -83,3 +83,34 @@ def word_hits(text: str, words_of, value_at: int | None = None):
 @lru_cache(maxsize=None)
 def _around_detour(head: str, particle: str) -> re.Pattern:
     return re.compile(rf"\b((?i:{re.escape(head)}))\s+{DETOUR}\s+((?i:{re.escape(particle)}))\b")
+
+
+_CLAUSE_BREAK = re.compile(r"[;:()\[\]\"“”]|,\s+(?:and|but|while|which|who)\b")
+
+
+def clause_start(sentence: str, at: int) -> int:
+    last = 0
+    for m in _CLAUSE_BREAK.finditer(sentence, 0, at):
+        last = m.end()
+    return last
+
+
+def word_says(sentence: str, at: int, pids: set[str]) -> str | None:
+    """Of the properties a value's type fits, the one the nearest property word of the triggers list names before
+    it in its clause ("won" award received, "nominated" nominated for), when that word names exactly one of them."""
+    before = sentence[max(clause_start(sentence, at), at - ITEM_TRIGGER_WINDOW):at]
+    nearest: dict[int, set[str]] = {}
+    for pid, m in word_hits(before, [(p, TRIGGERS.get(p, ())) for p in pids], value_at=len(before)):
+        nearest.setdefault(len(before) - m.end(), set()).add(pid)
+    if not nearest:
+        return None
+    named = nearest[min(nearest)]
+    return next(iter(named)) if len(named) == 1 else None
+
+
+def word_right_before(sentence: str, at: int, pid: str) -> bool:
+    """A property word of the triggers list for PID ends right before offset AT, only punctuation and determiners
+    between ("filmed in Ottawa", "won the Golden Bear"): the sentence states that relation of the value."""
+    before = sentence[clause_start(sentence, at):at]
+    return any(OBJECT_OPENS.fullmatch(before, m.end()) for _, m in
+               word_hits(before, [(pid, TRIGGERS.get(pid, ()))], value_at=len(before)))

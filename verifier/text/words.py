@@ -23,10 +23,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kgcheck.verifier.text.schema import (FUNCTION_WORDS, INSTANCE_OF, PREPOSITIONS, GraphSchema, classes_of,
-                                         fits_value, may_be_value, stem)
-from kgcheck.verifier.text.triggerwords import (DETOUR, DETOUR_WORDS, ITEM_TRIGGER_WINDOW, OBJECT_OPENS, TRIGGERS,
-                                               word_hits)
+from kgcheck.verifier.text.fit import entity_may_be_value, fits_value, may_be_value
+from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, PREPOSITIONS, GraphSchema, classes_of, stem
+from kgcheck.verifier.text.triggerwords import (DETOUR, DETOUR_WORDS, OBJECT_OPENS, TRIGGERS, clause_start,
+                                               word_right_before, word_says)
 from kgcheck.verifier.values import inside_dates
 
 WINDOW_WORDS = 5  # property words at most this many words before the value ("was directed by X")
@@ -38,39 +38,21 @@ VERB_AFTER = re.compile(r"(?:\s*[?!\"”’])*\s+(?:is|was|are|were|has|had)\b",
 _ASIDE_OPENS = re.compile(r"\s*[(\[]")  # a bracketed aside right after a name
 OF_THEN = re.compile(r"\s+of\s+(?:(?:the|a|an)\s+)?", re.IGNORECASE)  # "tributary of the Nile": the value at "of"
 _PARTICLE_BEFORE = re.compile(r"\b(?:" + "|".join(sorted(PREPOSITIONS)) + r")\s+(?:(?:the|a|an)\s+)?$", re.IGNORECASE)
-_CLAUSE_BREAK = re.compile(r"[;:()\[\]\"“”]|,\s+(?:and|but|while|which|who)\b")
+
 
 
 def lower_words(sentence: str, lo: int, hi: int) -> list[tuple[int, int, str]]:
     return [(m.start() + lo, m.end() + lo, m.group().lower()) for m in _WORD.finditer(sentence[lo:hi])]
 
 
-def _word_says(sentence: str, at: int, pids: set[str]) -> str | None:
-    """Of the properties a value's type fits, the one the nearest property word of the triggers list names before
-    it in its clause ("won" award received, "nominated" nominated for), when that word names exactly one of them."""
-    before = sentence[max(clause_start(sentence, at), at - ITEM_TRIGGER_WINDOW):at]
-    nearest: dict[int, set[str]] = {}
-    for pid, m in word_hits(before, [(p, TRIGGERS.get(p, ())) for p in pids], value_at=len(before)):
-        nearest.setdefault(len(before) - m.end(), set()).add(pid)
-    if not nearest:
-        return None
-    named = nearest[min(nearest)]
-    return next(iter(named)) if len(named) == 1 else None
+def _says_another(sentence: str, at: int, pid: str, schema, eid: str, statements) -> bool:
+    """Does the nearest property word before the value at AT name another relation, one of places, the value may be
+    of ("born in Switzerland" of a Canadian: a birthplace, the words' — not a citizenship guessed from the value's
+    type)? Places only: "written and directed by X" may still be a screenwriter by type, the word naming another."""
+    said = word_says(sentence, at, {p for p in TRIGGERS if schema.datatype(p) == "wikibase-item"})
+    return said is not None and said != pid and schema.places(said) and \
+        entity_may_be_value(schema, eid, statements, said)
 
-
-def _word_right_before(sentence: str, at: int, pid: str) -> bool:
-    """A property word of the triggers list for PID ends right before offset AT, only punctuation and determiners
-    between ("filmed in Ottawa", "won the Golden Bear"): the sentence states that relation of the value."""
-    before = sentence[clause_start(sentence, at):at]
-    return any(OBJECT_OPENS.fullmatch(before, m.end()) for _, m in
-               word_hits(before, [(pid, TRIGGERS.get(pid, ()))], value_at=len(before)))
-
-
-def clause_start(sentence: str, at: int) -> int:
-    last = 0
-    for m in _CLAUSE_BREAK.finditer(sentence, 0, at):
-        last = m.end()
-    return last
 
 
 def named_properties(sentence: str, at: int, lexicon, *, end: int | None = None,
@@ -306,7 +288,7 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
             if not one_kind and m_classes:
                 named = view.named_by_kind(m_classes, facts.label)
                 one_kind = named if len(named) == 1 else set()
-            said = _word_says(sentence, m.start - a, set(TRIGGERS)) if one_kind else None
+            said = word_says(sentence, m.start - a, set(TRIGGERS)) if one_kind else None
             if said and said not in one_kind and schema.datatype(said) == "wikibase-item" and \
                     may_be_value(schema, role, m_classes, said):
                 one_kind = set()
@@ -328,16 +310,17 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
                 of_kind_only = {p for p in one_kind & set(scores) if p not in shared and not role.get(p)}
                 kind = {p for p in held - (set(scores) - of_kind_only) if p != INSTANCE_OF
                         and schema.datatype(p) == "wikibase-item" and may_be_value(schema, role, m_classes, p)}
-                said = _word_says(sentence, m.start - a, set(scores) | kind) if len(ranked) > 1 or kind else None
+                said = word_says(sentence, m.start - a, set(scores) | kind) if len(ranked) > 1 or kind else None
                 if said:  # "won the Academy Award for Best Actor": awarded, though nominations outnumber awards
                     # stated when the word stands right before the value, else a type's guess the word broke a tie of
-                    stated = said in kind or _word_right_before(sentence, m.start - a, said)
+                    stated = said in kind or word_right_before(sentence, m.start - a, said)
                     emit(si, subject, said, m.start, m.end, m.entity_id, reader="triggers" if stated else "types")
                 elif len(ranked) == 1 or ranked[0][1] > ranked[1][1]:  # a clear best, else no claim
                     best = ranked[0][0]
-                    if _word_right_before(sentence, m.start - a, best):  # "filmed in Ottawa": stated, not guessed
+                    if word_right_before(sentence, m.start - a, best):  # "filmed in Ottawa": stated, not guessed
                         emit(si, subject, best, m.start, m.end, m.entity_id, reader="triggers")
-                    else:  # read off the property's kind alone: the last guess, after the readers that go by words
+                    elif not _says_another(sentence, m.start - a, best, schema, m.entity_id, statements):
+                        # read off the property's kind alone: the last guess, after the readers that go by words
                         (guess if best in of_kind_only else emit)(si, subject, best, m.start, m.end, m.entity_id,
                                                                   reader="types")
 
