@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from kgcheck.index.text import normalise
-from kgcheck.verifier.text.mentions import Mention
 from kgcheck.verifier.claims.thresholds import MIN_SUBJECTS
+from kgcheck.verifier.text.mentions import Mention
 from kgcheck.verifier.text.schema import PREPOSITIONS, GraphSchema
 from kgcheck.verifier.text.subject import COPULA, COPULA_ARTICLE
 from kgcheck.verifier.text.triggerwords import (DETOUR, DETOUR_PARTICLES, ITEM_TRIGGER_WINDOW, OBJECT_OPENS, TRIGGERS,
@@ -38,7 +38,8 @@ def what_the_sentence_says(found: list[tuple], sentence: str, facts, subject, a:
                      said_of[0].entity_id and f[2] >= said_of[0].end})
     instead = (said_of is not None and said_backwards(found, said_of, plain, facts, holds, may_say)) or \
         stated_between(found, sentence, plain, a, facts, holds, may_say) or \
-        said_in_order(found, sentence, plain, a, facts, holds, may_say) or said_instead(found, near, a, spans, plain, holds, may_say)
+        said_in_order(found, sentence, plain, a, facts, holds, may_say) or \
+        said_instead(found, near, a, spans, plain, holds, may_say)
     if instead:
         return instead
     if len(found) == 1:
@@ -197,8 +198,7 @@ _IN_ORDER = re.compile(r"\s*,?\s*(?:(is|was|are|were|has been|had been|have been
 _LAST_PREPOSITION = re.compile(r"\s+(?:" + "|".join(sorted(PREPOSITIONS)) + r")$")
 
 
-def said_in_order(found: list[tuple], sentence: str, plain: str, a: int, facts, holds=lambda holder, pid: False,
-                  may_say=lambda holder, pid, value: False) -> list[tuple] | None:
+def said_in_order(found: list[tuple], sentence: str, plain: str, a: int, facts, holds, may_say) -> list[tuple] | None:
     """"Aliens was followed by Alien", "Alien is the sequel of Aliens": the words between the two names are a name of
     a relation the graph holds between them the other way round (Alien followed by Aliens; "sequel of" names
     follows, held as Aliens follows Alien). A relation's names read left to right, holder first, so the sentence
@@ -233,9 +233,10 @@ def said_in_order(found: list[tuple], sentence: str, plain: str, a: int, facts, 
     turned = _turned(back, named, facts, holder)
     if turned:
         return [(holder, turned, second[0], second[1], second[2], "words")]
+    # Not with a link in the sentence's order too, nor the words' own relation, nor without a copula ("rock and roll
+    # musician Chuck Berry", "pieces for piano composed by Shostakovich": a noun or participle of what came before).
     if len(back) < len(found) or any(g[1] in named for g in back) or not words.group(1):
-        return None  # a link in the sentence's order too, the words' own relation, or no copula: "rock and roll
-        # musician Chuck Berry", "pieces for piano composed by Shostakovich" — a noun or participle of what came before
+        return None
     said_by = _said_against_a_link(back, named, facts, holder, second[2], holds, may_say)
     return [(holder, said_by, second[0], second[1], second[2], "words")] if said_by else None
 

@@ -28,6 +28,7 @@ PREPOSITIONS = frozenset("of in on at to for by with from as during into".split(
 # a thing only when things of its kind are placed by one of these HIERARCHY edges (located in the administrative
 # territorial entity, location, located in or next to body of water): Lyon is in France, English is not.
 COUNTRY, PLACED_BY = "P17", ("P131", "P276", "P706")
+_PLACING = ", ".join(f"'{p}'" for p in PLACED_BY)  # PLACED_BY as an SQL list
 MIN_CLASS_SHARE = 0.05  # a property fewer than 1 in 20 instances of the subject's classes hold is not theirs
 # A last word ending the names of 1 in 5 time properties is a generic time noun (dense-dev: "date" ends 20 of 26
 # named ones, "time" 6; the next, "introduction", 4 and it is a name of its own).
@@ -275,14 +276,13 @@ class GraphSchema:
         out.update({i: set() for i in ids})
         if not ids or not self.kg.has_table(HIERARCHY_TABLE) or not self.kg.has_table("statements_by_object"):
             return out
-        placing = ", ".join(f"'{p}'" for p in PLACED_BY)
         for parent, pid in self.kg.sql(f"""
                 SELECT DISTINCT h.parent, s.property FROM {HIERARCHY_TABLE} h
                 JOIN statements_by_object s ON s.entity_id = h.subject
                 WHERE h.parent IN (SELECT unnest(?)) AND h.property <> '{SUBCLASS_OF}' AND (h.property <> '{COUNTRY}'
                   OR h.subject IN (SELECT subject FROM statements WHERE property = '{INSTANCE_OF}'
                                    AND entity_id IN (SELECT unnest(?)))
-                  OR h.subject IN (SELECT subject FROM {HIERARCHY_TABLE} WHERE property IN ({placing}))
+                  OR h.subject IN (SELECT subject FROM {HIERARCHY_TABLE} WHERE property IN ({_PLACING}))
                      AND h.subject NOT IN (SELECT subject FROM statements WHERE property = '{INSTANCE_OF}'))""",
                                        [ids, sorted(self.placed_classes())]):
             out[parent].add(pid)
@@ -293,10 +293,9 @@ class GraphSchema:
         """Does the graph place a thing of a placed class in EID by a COUNTRY or PLACED_BY edge (Kenya: the University
         of Nairobi's country)? A place property's value may then lie in it ("born in Kenya") though none does."""
         if eid not in self._containers:
-            placing = ", ".join(f"'{p}'" for p in (COUNTRY, *PLACED_BY))
             self._containers[eid] = bool(self.kg.has_table(HIERARCHY_TABLE) and self.kg.sql(f"""
                 SELECT 1 FROM {HIERARCHY_TABLE} h JOIN statements s ON s.subject = h.subject
-                WHERE h.parent = ? AND h.property IN ({placing}) AND h.subject <> h.parent
+                WHERE h.parent = ? AND h.property IN ('{COUNTRY}', {_PLACING}) AND h.subject <> h.parent
                   AND s.property = '{INSTANCE_OF}' AND s.entity_id IN (SELECT unnest(?)) LIMIT 1""",
                                                                                    [eid, sorted(self.placed_classes())]))
         return self._containers[eid]
@@ -311,9 +310,8 @@ class GraphSchema:
         language, ethnic group): a thing of such a class lies in its country, one of another class is only
         associated with it (English's countries are where it is spoken). A majority, as role_classes asks."""
         if self._placed is None:
-            placing = ", ".join(f"'{p}'" for p in PLACED_BY)
-            self._placed = {r[0] for r in self.kg.sql(f"""
-                WITH placed AS (SELECT DISTINCT subject FROM {HIERARCHY_TABLE} WHERE property IN ({placing})),
+                self._placed = {r[0] for r in self.kg.sql(f"""
+                WITH placed AS (SELECT DISTINCT subject FROM {HIERARCHY_TABLE} WHERE property IN ({_PLACING})),
                 inst AS (SELECT subject, entity_id AS class FROM statements
                          WHERE property = '{INSTANCE_OF}' AND entity_id IS NOT NULL)
                 SELECT class FROM inst LEFT JOIN placed p USING (subject)

@@ -40,7 +40,6 @@ OF_THEN = re.compile(r"\s+of\s+(?:(?:the|a|an)\s+)?", re.IGNORECASE)  # "tributa
 _PARTICLE_BEFORE = re.compile(r"\b(?:" + "|".join(sorted(PREPOSITIONS)) + r")\s+(?:(?:the|a|an)\s+)?$", re.IGNORECASE)
 
 
-
 def lower_words(sentence: str, lo: int, hi: int) -> list[tuple[int, int, str]]:
     return [(m.start() + lo, m.end() + lo, m.group().lower()) for m in _WORD.finditer(sentence[lo:hi])]
 
@@ -52,7 +51,6 @@ def _says_another(sentence: str, at: int, pid: str, schema, eid: str, statements
     said = word_says(sentence, at, {p for p in TRIGGERS if schema.datatype(p) == "wikibase-item"})
     return said is not None and said != pid and schema.places(said) and \
         entity_may_be_value(schema, eid, statements, said)
-
 
 
 def named_properties(sentence: str, at: int, lexicon, *, end: int | None = None,
