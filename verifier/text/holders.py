@@ -5,8 +5,9 @@
   Spielberg was the director of Titanic", "Christopher Nolan, the director of Inception, ..."). A name whose own
   words end in "of" ("capital of", "member of", "part of") is read the other way, by words.py.
 - A verb whose stem is a property's name ("directed" of "director" / "directed by", "founded" of "founded by")
-  with a name right after it, when the subject cannot hold the property and that name can: "Ang Lee directed
-  Titanic" (a person holds no director; a film does).
+  with a name right after it (or after "in" / "on" for a name that is a noun: "starred in" of "starring"), when
+  the subject cannot hold the property and that name can: "Ang Lee directed Titanic" (a person holds no director;
+  a film does).
 The claim is (holder, property, subject), its span the subject's name, so the graph's value corrects the text
 ("James Cameron directed Titanic").
 
@@ -39,7 +40,8 @@ _COPULA = re.compile(COPULA + r"|"
 _PREDICATE = re.compile(r"(?:one\s+of\s+)?(?:the|a|an)\s+(?:[a-z]+est\s+)?((?:[a-z][\w'’-]*\s+){0,5}?[a-z][\w'’-]*)"
                         r"\s+of\s+(?:(?:the|a|an)\s+)?")
 # A verb right after the subject and right before the holder ("directed", "co-founded", "also wrote the").
-_VERB = re.compile(r"\s+(?:(?:also|later|first|then|co)[\s-]+)?([a-z][\w'’-]*)\s+(?:(?:the|a|an)\s+)?")
+# "starred in" / "featured on": the name is then a noun of the holder's ("starring", "star"), never "directed by".
+_VERB = re.compile(r"\s+(?:(?:also|later|first|then|co)[\s-]+)?([a-z][\w'’-]*)\s+(?:(in|on)\s+)?(?:(?:the|a|an)\s+)?")
 # A name the next name follows after lower-case words only is that name's modifier ("the Tang dynasty general Guo
 # Ziyi"), not the holder.
 _MODIFIES_NEXT = re.compile(r"(?:\s+[a-z][\w'’-]*){1,3}\s+")
@@ -92,7 +94,7 @@ def read_holders(kg, facts, si, subject, sentence: str, a: int, ms, statements: 
     elif verb:
         # One-word names of the verb's stem, said of the doer ("director", "directed by"): never "born in".
         named = {n.pid for n in lexicon.get(stem(verb.group(1).lower()), ())
-                 if len(n.words) == 1 and n.particle in (None, "by")}
+                 if len(n.words) == 1 and n.particle in ((None,) if verb.group(2) else (None, "by"))}
         # Which side holds the property decides the direction: not the subject ("X received Y": X's award, read by
         # words.py), surely the holder (its statements or classes say so, not merely nothing against it).
         mine = SubjectView.of(kg, subject, statements, ms, a)
