@@ -342,6 +342,11 @@ class GraphSchema:
                     lex: dict[str, list[PropertyName]] = defaultdict(list)
                     names = []
                     short: dict[tuple, set[str]] = defaultdict(set)  # verb phrases stemming to three letters
+
+                    def add(name: PropertyName) -> None:
+                        lex[name.words[-1]].append(name)
+                        names.append(name)
+
                     for norm, pid in self.kg.lookup_sql(
                             "SELECT norm, id FROM label_index WHERE type = 'property'"):
                         tokens = re.findall(r"\w+", norm)
@@ -349,17 +354,14 @@ class GraphSchema:
                         words = tuple(stem(w) for w in content)
                         particle = tokens[-1] if tokens and tokens[-1] in PREPOSITIONS else None
                         if words and len("".join(words)) >= 4:  # no acronyms, nor "career" (car), "time" (tim)
-                            lex[words[-1]].append(PropertyName(pid, words, particle))
-                            names.append(PropertyName(pid, words, particle))
+                            add(PropertyName(pid, words, particle))
                         elif words and particle and len("".join(content)) >= 4:
                             short[(tuple(content), particle)].add(pid)
                     # A short verb's phrase is a name when, as written, it names one property: "lived in" (liv)
                     # residence, "owned by" owner; "based in" names three (headquarters, location, territory).
                     for (content, particle), pids in short.items():
                         if len(pids) == 1:
-                            name = PropertyName(min(pids), tuple(stem(w) for w in content), particle)
-                            lex[name.words[-1]].append(name)
-                            names.append(name)
+                            add(PropertyName(next(iter(pids)), tuple(stem(w) for w in content), particle))
                     # "air date", "release date": a sentence says "aired on", "released in", so a time property's
                     # name is also keyed by its event word when its last word is a generic time noun.
                     generic = self._generic_time_nouns(names)
