@@ -58,6 +58,29 @@ def test_popularity_without_context():
     assert link("Cambridge is a city.") == [("Cambridge", "Q49111")]
 
 
+class AliasedKG(NamesakeKG):
+    """"Germany" is the country's label and an alias of Hamburg; "France" the country's label and an alias of the
+    Kingdom of France. The graph links Germany to France, Hamburg to France and to the Kingdom."""
+
+    LABELS = {"germany": [("Q183", 300, 650, "label"), ("Q1055", 200, 90, "alias")],
+              "france": [("Q142", 300, 385, "label"), ("Q70972", 50, 6, "alias")]}
+    ENTITIES = {"Q183": ("Q183", "Germany", "country"), "Q1055": ("Q1055", "Hamburg", "city"),
+                "Q142": ("Q142", "France", "country"), "Q70972": ("Q70972", "Kingdom of France", "former state")}
+
+    def sql(self, query, params):
+        subjects, values = params
+        return [(s, v) for s, v in [("Q183", "Q142"), ("Q1055", "Q142"), ("Q1055", "Q70972")]
+                if s in subjects and v in values]
+
+
+def test_one_name_counts_once_however_many_of_its_namesakes_a_candidate_is_linked_to():
+    # Hamburg meets two of France's namesakes, Germany one: each is linked to the one name "France", so the tie
+    # goes to the namesake whose label "Germany" is (before, Hamburg won two links to one).
+    found = [(m.text, m.entity_id) for ms in find_mentions(AliasedKG(), "Germany borders France.",
+                                                           split_sentences("Germany borders France.")) for m in ms]
+    assert found == [("Germany", "Q183"), ("France", "Q142")]
+
+
 class WrittenKG(NamesakeKG):
     """An album "Anti'christ" (obscure) and a film "Antichrist" (popular): one normalised name, two labels."""
 

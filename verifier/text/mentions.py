@@ -19,7 +19,6 @@ mentions: they only count when the graph links them to a mention of the same sen
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 
 from kgcheck.index.text import normalise
@@ -207,18 +206,22 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
         chosen[si].append((s, e, span, cands, key))
     all_candidates = {c[0] for sent in chosen for *_, cands, _key in sent for c in cands}
     linked = context_links(kg, all_candidates)
-    # How many names (one candidate list per name: mentions of the same name share it) give each candidate:
-    # "the other names' candidates" of a mention is then every id but those only its name gives, without a
-    # pass over the whole text per mention (quadratic on long texts).
+    # The names (one candidate list per name: mentions of the same name share it) giving each candidate. A
+    # candidate's context is how many other names the graph links it to, each name once: "France" gives the
+    # country and, as an alias, the Kingdom of France and the French Empire; Hamburg, linked to two of them, is no
+    # likelier the "Germany" of "Germany borders France" than Germany, linked to one.
     lists = {id(cands): cands for sent in chosen for *_, cands, _key in sent}
-    named_by = Counter(i for cands in lists.values() for i in {c[0] for c in cands})
+    names_giving: dict[str, set[int]] = {}
+    for key_, cands in lists.items():
+        for c in cands:
+            names_giving.setdefault(c[0], set()).add(key_)
     out = []
     for si, sent in enumerate(chosen):
         checkpoint()
         mentions = []
         for s, e, span, cands, key in sorted(sent):
-            own_only = {c[0] for c in cands if named_by[c[0]] == 1}
-            context = {c[0]: len(linked.get(c[0], ())) - len(own_only & linked.get(c[0], set())) for c in cands}
+            context = {c[0]: len(set().union(*(names_giving.get(j, ()) for j in linked.get(c[0], ()))) - {id(cands)})
+                       for c in cands}
             top = max(context.values())
             if len(cands) > 1 and sum(n == top for n in context.values()) > 1:
                 # Among namesakes the graph does not tell apart, one whose label the name is outranks those

@@ -9,6 +9,7 @@ from kgcheck.verifier.text.mentions import TITLES
 from kgcheck.verifier.text.triggerwords import (DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE, ITEM_TRIGGER_WINDOW, ITEM_VALUED,
                                                TRIGGERS, word_hits)
 from kgcheck.verifier.text.fit import entity_may_be_value
+from kgcheck.verifier.text.namesakes import namesake_fitting
 from kgcheck.verifier.text.schema import GraphSchema
 from kgcheck.verifier.text.words import long_name_spans
 from kgcheck.verifier.values import find_quantities, inside_dates
@@ -162,6 +163,10 @@ def read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, 
                 break  # "a tributary of the Nile": the Nile's tributary, not the subject's
             if pid not in props_of and not above and not entity_may_be_value(schema, m.entity_id, statements, pid):
                 break  # "(born 11 June 1939) is a British ...": a people or a language is no place of birth
+            if pid in props_of and not entity_may_be_value(schema, m.entity_id, statements, pid):
+                # "born in Chicago" of a man born elsewhere, the gazetteer's Chicago a band: the one namesake that may
+                # be a birthplace (else the band, as before: the graph's birthplace still differs)
+                m = (namesake_fitting(schema.kg, schema, m, [pid]) or (m,))[0]
             emit(si, subject, pid, m.start, m.end, m.entity_id, reader="triggers")
             break
     for s, e, _date in dates:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kgcheck.verifier.text.fit import entity_may_be_value, fits_value, may_be_value
+from kgcheck.verifier.text.namesakes import namesake_fitting
 from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, PREPOSITIONS, GraphSchema, classes_of, stem
 from kgcheck.verifier.text.triggerwords import (DETOUR, DETOUR_WORDS, OBJECT_OPENS, TRIGGERS, clause_start,
                                                word_right_before, word_says)
@@ -251,6 +252,12 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
                 by_class = [(d, p) for d, p in named if d == 0 and (p in inside or
                             may_be_value(schema, role, m_classes or schema.role_classes(role), p))]
                 found = by_class if len(by_class) == 1 else []
+            if particle and not found and any(d == 0 for d, _ in named):
+                # "born in Chicago" where the gazetteer took the band: the one namesake that fits the words' relation
+                relinked = namesake_fitting(schema.kg, schema, m, [p for d, p in named if d == 0])
+                if relinked:
+                    (m, fitted), by_role = relinked, True
+                    found = [(0, p) for p in fitted]
             nearest = found[0][0] if found else None
             named_here = [p for d, p in found if d == nearest]
             # A word naming several properties, none of which the subject or its classes hold ("played for
