@@ -55,3 +55,25 @@ def test_a_short_verb_is_a_property_name_as_written(kg_of):
     tc = _on(report, "Q1", "P551")
     assert (tc.span, tc.reader) == ("Paris", "words") and tc.verdict.verdict != SUPPORTED
     assert _on(verify_text(kg, "Ben Ode lived in Lyon."), "Q1", "P551").verdict.verdict == SUPPORTED
+
+
+def test_a_link_is_dropped_where_the_verb_states_another_relation_of_the_pair(kg_of):
+    """"Cid Roy directed Harbour Lights", the graph listing him in its cast: the inverse reader's director claim is
+    what the sentence states; the cast link, SUPPORTED beside it, would read as the sentence checked."""
+    kg = kg_of([
+        prop("P31", "instance of", "wikibase-item"),
+        prop("P57", "director", "wikibase-item", aliases=["directed by"]),
+        prop("P161", "cast member", "wikibase-item", aliases=["starring"]),
+        entity("Q5", "human"), entity("Q11424", "film"),
+        _person("Q3", "Ben Ode"), _person("Q4", "Cid Roy"),
+        entity("Q10", "Harbour Lights", claims=[("P31", item("Q11424", None)), ("P57", item("Q3", None)),
+                                                ("P161", item("Q4", None))]),
+        entity("Q11", "Night Rain", claims=[("P31", item("Q11424", None)), ("P57", item("Q4", None))]),
+    ])
+    report = verify_text(kg, "Cid Roy directed Harbour Lights.")
+    on_pair = [c for c in report.claims if (c.claim.subject_id, c.claim.object_id) == ("Q10", "Q4")]
+    assert [(c.claim.property_id, c.reader) for c in on_pair] == [("P57", "inverse")]
+    assert on_pair[0].verdict.verdict != SUPPORTED
+    # with no verb naming a relation, the link stands
+    assert [c.claim.property_id for c in verify_text(kg, "Harbour Lights, with Cid Roy.").claims
+            if c.reader == "linked"] == ["P161"]
