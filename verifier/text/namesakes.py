@@ -9,7 +9,7 @@ from __future__ import annotations
 from kgcheck.index.text import normalise
 from kgcheck.verifier.text.fit import may_be_value
 from kgcheck.verifier.text.mentions import Mention
-from kgcheck.verifier.text.schema import INSTANCE_OF
+from kgcheck.verifier.text.schema import INSTANCE_OF, classes_of
 
 
 # A name with more namesakes than this is too common to re-link ("John": thousands in a full dump, and the one that
@@ -28,9 +28,7 @@ def namesake_fitting(kg, schema, mention: Mention, pids: list[str]) -> tuple[Men
     roles = schema.roles(others)
     typed = kg.statements_for(others, properties=(INSTANCE_OF,))
     fitting = {eid: fits for eid in others if (fits := [
-        p for p in pids if may_be_value(schema, roles.get(eid, {}),
-                                        {st.value.entity_id for st in typed.get(eid, ()) if st.value.entity_id}, p,
-                                        unknown=False)])}
+        p for p in pids if may_be_value(schema, roles.get(eid, {}), classes_of(eid, typed), p, unknown=False)])}
     if len(fitting) != 1:
         return None
     (eid, fits), = fitting.items()

@@ -161,9 +161,11 @@ def read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, 
         for pid in dict.fromkeys([p for p in named if p in props_of] or above or named[:1]):
             if (m.entity_id, pid) in held_by:
                 break  # "a tributary of the Nile": the Nile's tributary, not the subject's
-            if pid not in props_of and not above and not entity_may_be_value(schema, m.entity_id, statements, pid):
+            # (not asked where neither test below reads it: a held value the name contains, of a property not held)
+            fits = (above and pid not in props_of) or entity_may_be_value(schema, m.entity_id, statements, pid)
+            if pid not in props_of and not above and not fits:
                 break  # "(born 11 June 1939) is a British ...": a people or a language is no place of birth
-            if pid in props_of and not entity_may_be_value(schema, m.entity_id, statements, pid):
+            if pid in props_of and not fits:
                 # "born in Chicago" of a man born elsewhere, the gazetteer's Chicago a band: the one namesake that may
                 # be a birthplace (else the band, as before: the graph's birthplace still differs)
                 m = (namesake_fitting(schema.kg, schema, m, [pid]) or (m,))[0]
