@@ -58,16 +58,16 @@ def table_rows(table, pairs: Iterable[tuple[str, str]] | None = None,
     return list(zip(*(column.to_pylist() for column in table.columns)))
 
 
-def held_values(table) -> list[tuple[str, str, str | None]]:
+def held_values(table) -> set[tuple[str, str, str | None]]:
     """(subject, property, entity value unless deprecated) of a KG.statement_table's rows, distinct: what the
-    subjects hold, three columns of it in Python."""
+    subjects hold, three columns of it in Python. A set of the zipped columns: Arrow's group_by took 0.32 s for
+    the 134k rows of a 4,172-claim recheck, the set 0.12 s."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     entity = table["entity_id"]
     value = pc.if_else(pc.equal(table["rank"], "deprecated"), pa.nulls(len(table), entity.type), entity)
-    held = pa.table({"subject": table["subject"], "property": table["property"], "value": value})
-    return table_rows(held.group_by(["subject", "property", "value"]).aggregate([]))
+    return set(zip(table["subject"].to_pylist(), table["property"].to_pylist(), value.to_pylist()))
 
 
 def _chunks(keys: list, size: int | None = None):
