@@ -18,7 +18,8 @@ import re
 
 from kgcheck.verifier.text.schema import FUNCTION_WORDS, classes_of
 from kgcheck.verifier.text.subject import opens_main_clause
-from kgcheck.verifier.text.words import WINDOW_WORDS, SubjectView, lower_words, named_properties, names_before
+from kgcheck.verifier.text.words import (WINDOW_WORDS, SubjectView, lower_words, named_properties, names_before,
+                                         names_only_others)
 
 _OBJECT_AFTER = re.compile(r"\s+(?:the\s+|a\s+|an\s+)?", re.IGNORECASE)  # a verb and its object's name
 OBJECT_DATE_WORDS = 12  # "released <object> as the album's final single on <date>": a verb, its object, then the date
@@ -112,6 +113,7 @@ def read_dates(view: SubjectView, si, subject, sentence, a, ms, dates, statement
                 opens_main_clause(sentence, subject.start - a, subject.end - a) and \
                 (sentence.count("(", 0, s) <= sentence.count(")", 0, s) or _in_bare_brackets(sentence, s, e)) and \
                 not claimed_time(next(iter(held_time))) and \
+                not names_only_others(sentence, s, next(iter(held_time)), view.may_hold, lexicon, blocked) and \
                 not _dates_another_thing(sentence, s, e, [(x.start - a, x.end - a) for x in ms if x != subject]) and \
                 not _dates_the_name_before(sentence, s, [(x.start - a, x.end - a) for x in ms if x != subject and
                                                          _related(subject, x, statements, claims_here())]):
