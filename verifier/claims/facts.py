@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Collection
 
 import numpy as np
 
@@ -204,7 +204,7 @@ class KGFacts(JudgeFacts):
                 self._exceptions[pid] = frozenset(exceptions or ())
         return out
 
-    def prefetch_measures(self, asked, held_values: Iterable[tuple] | None = None) -> None:
+    def prefetch_measures(self, asked, held_values: Collection[tuple] | None = None) -> None:
         """(subject, property, held values, claimed values) the judge may measure (open world): their measure
         rows and co-occurrence counts, in bulk. Only properties not single-valued by themselves need them.
         held_values: what those subjects hold, when read already (store.held_values)."""

@@ -8,7 +8,7 @@ batch (`prefetch`) in a few queries; single lookups are cached per key.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Collection
 
 import pyarrow as pa
 
@@ -44,7 +44,7 @@ class StoredMeasures:
         self._held_others: dict[tuple[str, str, tuple], dict[str, int]] = {}
 
     # -- bulk -----------------------------------------------------------------------------------
-    def prefetch(self, asked, min_subjects: int, overall=None, held_values: Iterable[tuple] | None = None) -> None:
+    def prefetch(self, asked, min_subjects: int, overall=None, held_values: Collection[tuple] | None = None) -> None:
         """asked: (subject, property, held values, claimed values) the judge may measure; reads their subjects
         and measure rows in a few queries (chunks of subjects, one query per measure table), and the
         co-occurrence counts that could decide in one more. overall(property, subject): the property's
@@ -103,7 +103,7 @@ class StoredMeasures:
         for i, key in enumerate(needed):
             self._observed[key] = int(found.get(i, 0))
 
-    def prefetch_subjects(self, subjects, held_values: Iterable[tuple] | None = None) -> None:
+    def prefetch_subjects(self, subjects, held_values: Collection[tuple] | None = None) -> None:
         """held_values: (subject, property, value) of every statement of these subjects (store.held_values), when the
         caller has read them already; else they are read here."""
         missing = sorted({s for s in subjects if s and s not in self._subjects})
