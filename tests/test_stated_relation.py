@@ -41,7 +41,8 @@ def test_the_subjects_own_event_still_dates_it(kg_of):
     [birthday] = _on(verify_text(kg, "Ben Ode was born in 1990."), "P569")
     assert birthday.verdict.verdict == REFUTED
     # A show's class holds a broadcaster: its broadcast is its own event, its one dated one.
-    [aired] = [c for c in verify_text(kg, "Zed Show was first broadcast in 1990.").claims if c.claim.subject_id == "Q11"]
+    report = verify_text(kg, "Zed Show was first broadcast in 1990.")
+    [aired] = [c for c in report.claims if c.claim.subject_id == "Q11"]
     assert (aired.claim.property_id, aired.verdict.verdict) == ("P577", REFUTED)
     # A classless subject may hold any relation: the words do not say the event is another thing's.
     bare = _graph(kg_of, entity("Q2", "Cid Roy", claims=[("P569", time("+1950-03-01T00:00:00Z"))]))
