@@ -54,7 +54,8 @@ def read_dates(view: SubjectView, si, subject, sentence, a, ms, dates, statement
             continue
         # Only words before the date: after it they tend to belong to the next date of a list
         # ("a video game in 1989 (released in North America ... in 1991)").
-        named = [p for d, p in named_properties(sentence, s, lexicon, blocked=blocked) if schema.datatype(p) == "time"]
+        near = named_properties(sentence, s, lexicon, blocked=blocked)  # (distance in words, property)
+        named = [p for d, p in near if schema.datatype(p) == "time"]
         # Words naming only events things of the subject's class never have: the date is another thing's
         # ("discovered on 24 November 1973" is no date of Switzerland, where a sentence about an asteroid whose
         # name the gazetteer missed falls).
@@ -113,7 +114,7 @@ def read_dates(view: SubjectView, si, subject, sentence, a, ms, dates, statement
                 opens_main_clause(sentence, subject.start - a, subject.end - a) and \
                 (sentence.count("(", 0, s) <= sentence.count(")", 0, s) or _in_bare_brackets(sentence, s, e)) and \
                 not claimed_time(next(iter(held_time))) and \
-                not names_only_others(sentence, s, next(iter(held_time)), view.may_hold, lexicon, blocked) and \
+                not names_only_others(sentence, s, next(iter(held_time)), view.may_hold, near) and \
                 not _dates_another_thing(sentence, s, e, [(x.start - a, x.end - a) for x in ms if x != subject]) and \
                 not _dates_the_name_before(sentence, s, [(x.start - a, x.end - a) for x in ms if x != subject and
                                                          _related(subject, x, statements, claims_here())]):

@@ -212,9 +212,9 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
     # likelier the "Germany" of "Germany borders France" than Germany, linked to one.
     lists = {id(cands): cands for sent in chosen for *_, cands, _key in sent}
     names_giving: dict[str, set[int]] = {}
-    for key_, cands in lists.items():
+    for list_id, cands in lists.items():
         for c in cands:
-            names_giving.setdefault(c[0], set()).add(key_)
+            names_giving.setdefault(c[0], set()).add(list_id)
     out = []
     for si, sent in enumerate(chosen):
         checkpoint()

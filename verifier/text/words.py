@@ -54,13 +54,14 @@ def _says_another(sentence: str, at: int, pid: str, schema, eid: str, statements
         entity_may_be_value(schema, eid, statements, said)
 
 
-def names_only_others(sentence: str, at: int, pid: str, may_hold, lexicon, blocked=lambda s, e: False) -> bool:
-    """Lexicon names end in the preposition right before the value at AT, none of PID or of a relation the subject
-    may hold (SubjectView.may_hold): "Obama was elected in 2008", "became president in 2009" (a country's head of
-    state) name another thing's event: the date is no ground for the subject's one dated event (dating.py)."""
+def names_only_others(sentence: str, at: int, pid: str, may_hold, named: list[tuple[int, str]]) -> bool:
+    """Lexicon names (NAMED: named_properties before AT) end in the preposition right before the value at AT, none
+    of PID or of a relation the subject may hold (SubjectView.may_hold): "Obama was elected in 2008", "became
+    president in 2009" (a country's head of state) name another thing's event: the date is no ground for the
+    subject's one dated event (dating.py)."""
     if not _PARTICLE_BEFORE.search(sentence, 0, at):
         return False
-    right_before = {p for d, p in named_properties(sentence, at, lexicon, blocked=blocked) if d == 0}
+    right_before = {p for d, p in named if d == 0}
     return bool(right_before) and pid not in right_before and not any(may_hold(p) for p in right_before)
 
 
