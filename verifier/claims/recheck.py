@@ -166,18 +166,28 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
         finally:
             published.put(None)  # the end, also of a failed test (its error is raised by `result`)
 
+    fresh: dict[int, Verdict] = {}
+    replaced: dict[int, bytes] = {}
+    records: dict[int, dict] = {}
+
+    def serialise(verdicts: dict[int, Verdict]) -> None:
+        # Each set of lines as soon as it is checked, while the indirect tests still run: done after the last
+        # test, it lengthened the recheck's critical path by ~3 % (bench/HISTORY.md, 2026-12-01).
+        fresh.update(verdicts)
+        for line_number, verdict in verdicts.items():
+            records[line_number] = verdict_to_dict(verdict)
+            replaced[line_number] = orjson.dumps(records[line_number]) + b"\n"
+
     with ThreadPoolExecutor(1, thread_name_prefix="kgcheck-indirect") as pool:
         indirect = pool.submit(indirect_hits)
-        fresh = _check_lines(checker, keyed.file, keyed.hits, todo, batch_size)
+        serialise(_check_lines(checker, keyed.file, keyed.hits, todo, batch_size))
         checked = set(keyed.hits)
         for lines in _arrivals(published):
-            fresh.update(_check_lines(checker, keyed.file, lines - checked, todo, batch_size))
+            serialise(_check_lines(checker, keyed.file, lines - checked, todo, batch_size))
             checked |= lines
         moved = indirect.result() - keyed.hits  # every line of it was published, so checked above
     summary.listings_unmoved = len(keyed.held_back - moved)
     summary.measures_changed = len(moved - keyed.held_back)
-    replaced: dict[int, bytes] = {}
-    records: dict[int, dict] = {}
     for line_number in sorted(fresh):
         verdict, rec = fresh[line_number], todo[line_number][1]
         summary.rechecked += 1
@@ -185,8 +195,6 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
             summary.flips[f"{rec['verdict']}->{verdict.verdict}"] += 1
             summary.flipped.append({"id": rec["id"], "old": rec["verdict"], "new": verdict.verdict,
                                     "claim": rec.get("claim")})
-        records[line_number] = verdict_to_dict(verdict)
-        replaced[line_number] = orjson.dumps(records[line_number]) + b"\n"
     tmp = f"{out_path}.tmp-{os.getpid()}"
     savedkeys.discard(out_path)  # they would describe the file being replaced
     try:
