@@ -27,7 +27,7 @@ from kgcheck.verifier.claims.resultsfile import ResultsFile
 from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.formats.serialize import verdict_to_dict
 from kgcheck.verifier.formats.writers import refuse_foreign_output, refuse_output_as_input, table_format
-from kgcheck.verifier.model import Claim, Verdict
+from kgcheck.verifier.model import Claim
 
 
 @dataclass
@@ -76,25 +76,48 @@ def claim_of(record: dict) -> Claim:
                  qualifiers=tuple((str(p), str(v)) for p, v in c.get("qualifiers") or ()), kind=c.get("kind"))
 
 
-def _check_lines(checker: Checker, results: ResultsFile, wanted: set[int], todo: dict[int, tuple[Claim, dict]],
-                 batch_size: int) -> dict[int, Verdict]:
-    """Check the claims of the `wanted` lines again (recorded in `todo`: the claim and the old line's fields).
+def checked_records(checker: Checker, lines: dict[int, bytes], batch_size: int) -> dict[int, tuple[dict, dict]]:
+    """line number -> (the old line's id, verdict and claim; the new result record) for these raw LINES, checked again.
     The lines are gathered first and checked together: they are few and scattered over the file, and one call
     per window of records would pay the checker's per-call costs (statement fetches by subject chunks,
     exclusivity measures) once per window instead of once. Only their lines are parsed again."""
-    if not wanted:
+    if not lines:
         return {}
     mine: dict[int, Claim] = {}
-    for line_number, line in results.lines(wanted).items():
+    old: dict[int, dict] = {}
+    for line_number, line in lines.items():
         rec = orjson.loads(line)
         mine[line_number] = claim_of(rec)
-        todo[line_number] = mine[line_number], {k: rec.get(k) for k in ("id", "verdict", "claim")}
+        old[line_number] = {k: rec.get(k) for k in ("id", "verdict", "claim")}
     # One batch for every predicate the claims use (as `eval` does), not one encode per claim.
     checker.facts.prefetch_predicates({claim.predicate for claim in mine.values() if claim.predicate})
-    fresh: dict[int, Verdict] = {}
+    out: dict[int, tuple[dict, dict]] = {}
     for group in batched(list(mine), batch_size):
-        fresh.update(zip(group, checker.check([mine[n] for n in group])))
-    return fresh
+        for line_number, verdict in zip(group, checker.check([mine[n] for n in group])):
+            out[line_number] = old[line_number], verdict_to_dict(verdict)
+    return out
+
+
+def _check_beside_tests(checker: Checker, keyed, checked: dict, batch_size: int) -> set[int]:
+    """One process: the directly hit lines checked while the indirect tests run on a second thread, then each
+    test's lines as it publishes them (the last test's lines are all that is left to check when the thread ends).
+    Those tests are DuckDB queries on the diff's connection, mostly outside the GIL. Returns the tests' lines."""
+    published: queue.SimpleQueue = queue.SimpleQueue()
+
+    def indirect_hits() -> set[int]:
+        try:
+            return keyed.indirect_hits(published.put)
+        finally:
+            published.put(None)  # the end, also of a failed test (its error is raised by `result`)
+
+    with ThreadPoolExecutor(1, thread_name_prefix="kgcheck-indirect") as pool:
+        indirect = pool.submit(indirect_hits)
+        checked.update(checked_records(checker, keyed.file.lines(keyed.hits), batch_size))
+        done = set(keyed.hits)
+        for lines in _arrivals(published):
+            checked.update(checked_records(checker, keyed.file.lines(lines - done), batch_size))
+            done |= lines
+        return indirect.result()  # every line of it was published, so checked above
 
 
 def _arrivals(published: queue.SimpleQueue):
@@ -153,48 +176,23 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
     summary.seconds_diff = time.monotonic() - started
     checker = Checker(kg, options=options)
     started = time.monotonic()
-    todo: dict[int, tuple[Claim, dict]] = {}
-    # Verdicts read off graph-wide measures or chain edits can flip without a change to their own statements: those
-    # tests are DuckDB queries on the diff's connection (the GIL released), so they run on a second core while
-    # this thread checks the claims whose own keys were hit, then the lines each test publishes as it finishes
-    # (the last test's lines are all that is left to check when the thread ends).
-    published: queue.SimpleQueue = queue.SimpleQueue()
-
-    def indirect_hits() -> set[int]:
-        try:
-            return keyed.indirect_hits(published.put)
-        finally:
-            published.put(None)  # the end, also of a failed test (its error is raised by `result`)
-
-    fresh: dict[int, Verdict] = {}
-    replaced: dict[int, bytes] = {}
-    records: dict[int, dict] = {}
-
-    def serialise(verdicts: dict[int, Verdict]) -> None:
-        # Each set of lines as soon as it is checked, while the indirect tests still run: done after the last
-        # test, it lengthened the recheck's critical path by ~3 % (bench/HISTORY.md, 2026-12-01).
-        fresh.update(verdicts)
-        for line_number, verdict in verdicts.items():
-            records[line_number] = verdict_to_dict(verdict)
-            replaced[line_number] = orjson.dumps(records[line_number]) + b"\n"
-
-    with ThreadPoolExecutor(1, thread_name_prefix="kgcheck-indirect") as pool:
-        indirect = pool.submit(indirect_hits)
-        serialise(_check_lines(checker, keyed.file, keyed.hits, todo, batch_size))
-        checked = set(keyed.hits)
-        for lines in _arrivals(published):
-            serialise(_check_lines(checker, keyed.file, lines - checked, todo, batch_size))
-            checked |= lines
-        moved = indirect.result() - keyed.hits  # every line of it was published, so checked above
+    # Verdicts read off graph-wide measures or chain edits can flip without a change to their own statements: the
+    # tests that find them read only DuckDB tables, so they run while the directly hit lines are checked.
+    checked: dict[int, tuple[dict, dict]] = {}  # line -> (the old line's fields, the new record)
+    found = _check_beside_tests(checker, keyed, checked, batch_size)
+    moved = found - keyed.hits
     summary.listings_unmoved = len(keyed.held_back - moved)
     summary.measures_changed = len(moved - keyed.held_back)
-    for line_number in sorted(fresh):
-        verdict, rec = fresh[line_number], todo[line_number][1]
+    replaced: dict[int, bytes] = {}
+    records: dict[int, dict] = {}
+    for line_number in sorted(checked):
+        old, records[line_number] = checked[line_number]
+        new = records[line_number]["verdict"]
         summary.rechecked += 1
-        if verdict.verdict != rec["verdict"]:
-            summary.flips[f"{rec['verdict']}->{verdict.verdict}"] += 1
-            summary.flipped.append({"id": rec["id"], "old": rec["verdict"], "new": verdict.verdict,
-                                    "claim": rec.get("claim")})
+        if new != old["verdict"]:
+            summary.flips[f"{old['verdict']}->{new}"] += 1
+            summary.flipped.append({"id": old["id"], "old": old["verdict"], "new": new, "claim": old.get("claim")})
+        replaced[line_number] = orjson.dumps(records[line_number]) + b"\n"
     tmp = f"{out_path}.tmp-{os.getpid()}"
     savedkeys.discard(out_path)  # they would describe the file being replaced
     try:
