@@ -73,3 +73,43 @@ def test_the_shape_guard_refuses_what_the_keys_cannot_read():
     unqualified = {**RESULT, "claim": {**RESULT["claim"], "qualifiers": []}}
     assert held_value(unqualified) == "Q36180"
     assert held_value({**unqualified, "evidence": [{**RESULT["evidence"][0], "property": []}]}) is None
+
+
+class _FakeFacts:
+    def __init__(self):
+        self.predicates = []
+
+    def prefetch_predicates(self, predicates):
+        self.predicates.append(set(predicates))
+
+
+class _RefutingChecker:
+    """Refutes every claim it is given, recording the batches (a stand-in for Checker in checked_records)."""
+
+    def __init__(self):
+        self.facts = _FakeFacts()
+        self.batches = []
+
+    def check(self, claims):
+        from kgcheck.verifier.model import Verdict
+
+        self.batches.append([c.id for c in claims])
+        return [Verdict(claim=c, verdict="REFUTED", confidence=0.9, rule="C", reason="fake") for c in claims]
+
+
+def test_checked_records_pairs_each_old_line_with_its_new_record_in_batches():
+    import orjson
+
+    from kgcheck.verifier.claims.recheck import checked_records
+
+    lines = {n: orjson.dumps(dict(RESULT, id=f"dev-{n}")) + b"\n" for n in (3, 7, 12)}
+    checker = _RefutingChecker()
+    out = checked_records(checker, lines, batch_size=2)
+    assert sorted(out) == [3, 7, 12]
+    for n, (old, record) in out.items():
+        assert old == {"id": f"dev-{n}", "verdict": "SUPPORTED", "claim": RESULT["claim"]}
+        assert record["id"] == f"dev-{n}" and record["verdict"] == "REFUTED"
+        assert record["claim"]["subject_id"] == "Q42" and record["claim"]["qualifiers"] == [["P580", "1979"]]
+    assert checker.batches == [["dev-3", "dev-7"], ["dev-12"]]  # batch_size claims per call, in line order
+    assert checker.facts.predicates == [{"occupation"}]  # one prefetch for every predicate of the lines
+    assert checked_records(checker, {}, batch_size=2) == {}
