@@ -101,7 +101,9 @@ def checked_records(checker: Checker, lines: dict[int, bytes], batch_size: int) 
 def _check_beside_tests(checker: Checker, keyed, checked: dict, batch_size: int) -> set[int]:
     """One process: the directly hit lines checked while the indirect tests run on a second thread, then each
     test's lines as it publishes them (the last test's lines are all that is left to check when the thread ends).
-    Those tests are DuckDB queries on the diff's connection, mostly outside the GIL. Returns the tests' lines."""
+    Those tests are DuckDB queries on the diff's connection; sharing the GIL with the checking, they run at about half
+    their speed alone, yet checking in a second process did not finish the recheck sooner — it is two cores' work
+    either way (bench/HISTORY.md, 2026-12-01). Returns the tests' lines."""
     published: queue.SimpleQueue = queue.SimpleQueue()
 
     def indirect_hits() -> set[int]:
