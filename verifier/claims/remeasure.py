@@ -143,11 +143,14 @@ def measured_hit_sets(con, old_dir: str, new_dir: str):
         parents AS ({subclass_edges_sql(new_dir)}),
         {class_chain("by_class")},
         classes AS ({classes}),
-        vals AS (SELECT claim, property, value FROM measured_keys WHERE value IS NOT NULL AND reached >= {BY_VALUE}
-                 UNION SELECT k.claim, k.property, s.entity_id FROM k JOIN own s USING (subject, property)
+        value_moved AS (SELECT property, key FROM changed_measures WHERE kind = 'measure_value' AND decides),
+        vals AS (SELECT q.claim, q.property FROM measured_keys q
+                 JOIN value_moved m ON m.property = q.property AND m.key = q.value
+                 WHERE q.value IS NOT NULL AND q.reached >= {BY_VALUE}
+                 UNION SELECT k.claim, k.property FROM k JOIN own s USING (subject, property)
+                 JOIN value_moved m ON m.property = s.property AND m.key = s.entity_id
                  WHERE s.entity_id IS NOT NULL AND k.reached >= {BY_VALUE}),
-        others AS (SELECT DISTINCT k.claim, k.property, s.property AS other FROM k JOIN every s USING (subject)
-                   WHERE s.property <> k.property AND k.reached >= {BY_PROFILE})
+        profile_moved AS (SELECT property, key FROM changed_measures WHERE kind = 'measure_profile' AND decides)
         SELECT k.claim FROM k JOIN changed_measures m ON m.kind = 'property' AND m.property = k.property
               AND m.decides
         UNION SELECT k.claim FROM k JOIN changed_statements c ON c.subject = k.subject
@@ -156,10 +159,10 @@ def measured_hit_sets(con, old_dir: str, new_dir: str):
               ON m.kind = 'measure_class' AND m.property = c.property AND m.key = c.class AND m.decides
         UNION SELECT c.claim FROM classes c JOIN changed_statements s
               ON s.subject = c.class AND s.property = '{SUBCLASS_OF}'
-        UNION SELECT o.claim FROM others o JOIN changed_measures m
-              ON m.kind = 'measure_profile' AND m.property = o.property AND m.key = o.other AND m.decides
-        UNION SELECT v.claim FROM vals v JOIN changed_measures m
-              ON m.kind = 'measure_value' AND m.property = v.property AND m.key = v.value AND m.decides
+        UNION SELECT k.claim FROM k JOIN every s USING (subject)
+              JOIN profile_moved m ON m.property = k.property AND m.key = s.property
+              WHERE s.property <> k.property AND k.reached >= {BY_PROFILE}
+        UNION SELECT v.claim FROM vals v
               WHERE NOT EXISTS (SELECT 1 FROM value_test_exact e
                                 WHERE e.claim = v.claim AND e.property = v.property)""").fetchall()
     yield {r[0] for r in rows} | value_test_flips | (class_edits or set())
