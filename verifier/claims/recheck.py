@@ -98,12 +98,13 @@ def checked_records(checker: Checker, lines: dict[int, bytes], batch_size: int) 
     return out
 
 
-def _check_beside_tests(checker: Checker, keyed, checked: dict, batch_size: int) -> set[int]:
+def _check_beside_tests(checker: Checker, keyed, batch_size: int) -> tuple[dict[int, tuple[dict, dict]], set[int]]:
     """One process: the directly hit lines checked while the indirect tests run on a second thread, then each
     test's lines as it publishes them (the last test's lines are all that is left to check when the thread ends).
     Those tests are DuckDB queries on the diff's connection; sharing the GIL with the checking, they run at about half
     their speed alone, yet checking in a second process did not finish the recheck sooner — it is two cores' work
-    either way (bench/HISTORY.md, 2026-12-01). Returns the tests' lines."""
+    either way (bench/HISTORY.md, 2026-12-01). Returns (checked_records of every line checked, the tests' lines)."""
+    checked: dict[int, tuple[dict, dict]] = {}
     published: queue.SimpleQueue = queue.SimpleQueue()
 
     def indirect_hits() -> set[int]:
@@ -119,7 +120,7 @@ def _check_beside_tests(checker: Checker, keyed, checked: dict, batch_size: int)
         for lines in _arrivals(published):
             checked.update(checked_records(checker, keyed.file.lines(lines - done), batch_size))
             done |= lines
-        return indirect.result()  # every line of it was published, so checked above
+        return checked, indirect.result()  # every line of it was published, so checked above
 
 
 def _arrivals(published: queue.SimpleQueue):
@@ -180,8 +181,7 @@ def recheck(kg, diff, results_path: str, out_path: str, options: CheckOptions = 
     started = time.monotonic()
     # Verdicts read off graph-wide measures or chain edits can flip without a change to their own statements: the
     # tests that find them read only DuckDB tables, so they run while the directly hit lines are checked.
-    checked: dict[int, tuple[dict, dict]] = {}  # line -> (the old line's fields, the new record)
-    found = _check_beside_tests(checker, keyed, checked, batch_size)
+    checked, found = _check_beside_tests(checker, keyed, batch_size)  # line -> (old line's fields, new record)
     moved = found - keyed.hits
     summary.listings_unmoved = len(keyed.held_back - moved)
     summary.measures_changed = len(moved - keyed.held_back)
