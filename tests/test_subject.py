@@ -94,6 +94,17 @@ def _subject_of(text, *names):
     ("The French company Renault acquired Nissan.", ("French", "Renault", "Nissan"), "Renault"),
     ("The FAR supports Anna Smith.", ("FAR", "Anna Smith"), "FAR"),
     ("Paris is the home of Anna Smith.", ("Paris", "Anna Smith"), "Paris"),
+    # A place list after a preposition stays its object past items the gazetteer did not link ("Cappadocia").
+    ("Filming took place in Seoul, Lyon and Cappadocia, Turkey.", ("Seoul", "Lyon", "Turkey"), None),
+    ("Filming took place in Seoul, Cappadocia, Lyon.", ("Seoul", "Lyon"), None),
+    ("In Seoul and Cappadocia, Anna Smith was born.", ("Seoul", "Anna Smith"), "Anna Smith"),
+    ("In Seoul and Cappadocia, Anna Smith founded Tidewater.", ("Seoul", "Anna Smith", "Tidewater"), "Anna Smith"),
+    # Words opening a list of examples are read as a preposition is.
+    ("It ended in July, with other filming locations including Lyon, Seoul and Tokyo.", ("Lyon", "Seoul", "Tokyo"),
+     None),
+    ("Painters such as Anna Smith lived in Lyon.", ("Anna Smith", "Lyon"), None),
+    ("Along with Anna Smith, Bruno Keller founded Tidewater.", ("Anna Smith", "Bruno Keller", "Tidewater"),
+     "Bruno Keller"),
 ])
 def test_which_name_is_the_subject(text, names, subject):
     assert _subject_of(text, *names) == subject

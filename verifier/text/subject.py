@@ -11,10 +11,13 @@ import re
 
 from kgcheck.verifier.text.mentions import Mention
 from kgcheck.verifier.text.schema import FUNCTION_WORDS
+from kgcheck.verifier.text.triggerwords import IRREGULAR_PARTICIPLES, PARTICIPLE
 from kgcheck.verifier.text.words import VERB_AFTER
 
 # A name right after a preposition is not what the sentence is about ("published by Casterman in 1986").
-_PREPOSITION_BEFORE = re.compile(r"\b(?:by|in|at|from|on|to|for|with|into|near)\s+(?:the\s+)?$", re.IGNORECASE)
+# So is one after words that open a list of examples ("filming locations including Los Angeles, Colorado").
+_PREPOSITION_BEFORE = re.compile(r"\b(?:by|in|at|from|on|to|for|with|into|near|including|such as|as well as|"
+                                 r"along with|alongside)\s+(?:the\s+)?$", re.IGNORECASE)
 # "set in 1973 Boston during …", "in 1930s Prague, where": a year or decade between the preposition and a name that
 # a phrase goes on from (not "In 1955 Wang became", a fronted date before the subject and its verb).
 _PREPOSITION_YEAR_BEFORE = re.compile(r"\b(?:in|at|from|to|into|near)\s+\d{3,4}s?\s+$", re.IGNORECASE)
@@ -26,14 +29,15 @@ COPULA = r"\s*,?\s*(?:is|was|are|were|has been|had been|became|becomes|remains|r
 _PREDICATE_BEFORE = re.compile(COPULA_ARTICLE + r"\s+(?:[\w'’-]+\s+){0,3}$", re.IGNORECASE)
 _LIST_ITEM = re.compile(r",?\s+(?:and|or|&)\s+", re.IGNORECASE)  # between the last two names of a list
 _ANOTHER_ITEM = re.compile(r",?\s+(?:and|or|&)\s+[A-Z\"'“]|,\s*[A-Z\"'“]")  # another item after a name
+# Between two items of a list, items the gazetteer did not link: "in Seoul, Nuremberg and Cappadocia, Turkey".
+_UNLINKED_ITEMS = re.compile(r"(?:,\s*|,?\s+(?:and|or|&)\s+)(?:[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}"
+                             r"(?:,\s*|,?\s+(?:and|or|&)\s+))+")
 # A sentence opening on a participle and its preposition ("Written by", "Born in", "Directed by"): the names of
 # that phrase are its objects, the subject is the name its own verb follows. Participles: "Written", "Born",
 # "Developed", "Featuring", and the common irregular ones English opens such a phrase with ("Set in Seattle,
 # Washington, the novel", "Built in 1890 by X, the bridge", "Led by X, the army").
-_IRREGULAR = r"set|built|made|shot|held|led|won|sung|sold|found|brought|bought|taught|kept|laid|hung|struck"
-_PARTICIPLE = r"(?:[a-z]+(?:ed|en|wn|rn|ng)|" + _IRREGULAR + ")"
 _PARTICIPLE_OPENS = re.compile(r"\s*(?:[A-Z][a-z]+(?:ed|en|wn|rn|ng)|(?:" + "|".join(
-    w.capitalize() for w in _IRREGULAR.split("|")) + r"))(?:,?\s+(?:and|or)\s+" + _PARTICIPLE +
+    w.capitalize() for w in IRREGULAR_PARTICIPLES.split("|")) + r"))(?:,?\s+(?:and|or)\s+" + PARTICIPLE +
                                r")?\s+(?:by|in|at|on|from|for|with)\b")  # "Developed and marketed by"
 # A sentence opening on a subordinate or prepositional phrase ("Following the dissolution of the Soviet Union,
 # Eduard Shevardnadze was"): the names before its comma are its objects unless their own verb follows ("When
@@ -80,11 +84,14 @@ def named_subject(text: str, a: int, b: int, outside: list[Mention]) -> Mention 
         # the track was"): a name after "and", or after a comma with the list going on past it — not a name its
         # verb follows ("Developed and marketed by Extreme Networks, AutoCAD was first released").
         gap = text[after_preposition.end:m.start] if after_preposition is not None else None
-        beside = gap is not None and (
-            (re.fullmatch(r",\s*", gap) and not VERB_AFTER.match(text, m.end, b) and
-             (len(text[a:after_preposition.start].split()) > 2 or _ANOTHER_ITEM.match(text, m.end, b))) or
-            bool(_LIST_ITEM.fullmatch(gap) and not VERB_AFTER.match(text, m.end, b)))
-        if _PREPOSITION_BEFORE.search(text, max(a, m.start - 12), m.start) or beside or \
+        # Unlinked items between them ("Seoul, Nuremberg and Cappadocia, Turkey") are read as that gap is.
+        last_gap = _UNLINKED_ITEMS.fullmatch(gap) and re.search(r",\s*$|,?\s+(?:and|or|&)\s+$", gap).group() \
+            if gap is not None else gap
+        beside = gap is not None and not VERB_AFTER.match(text, m.end, b) and (
+            (bool(re.fullmatch(r",\s*", last_gap or gap)) and
+             (len(text[a:after_preposition.start].split()) > 2 or bool(_ANOTHER_ITEM.match(text, m.end, b)))) or
+            bool(_LIST_ITEM.fullmatch(last_gap or gap)))
+        if _PREPOSITION_BEFORE.search(text, max(a, m.start - 20), m.start) or beside or \
                 (_PREPOSITION_YEAR_BEFORE.search(text, max(a, m.start - 16), m.start) and
                  _PHRASE_GOES_ON.match(text, m.end, b)):
             after_preposition = m

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from kgcheck.verifier.text.mentions import TITLES
-from kgcheck.verifier.text.triggerwords import (DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE, ITEM_TRIGGER_WINDOW, ITEM_VALUED,
-                                               TRIGGERS, word_hits)
+from kgcheck.verifier.text.triggerwords import (COORDINATED, DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE,
+                                               ITEM_TRIGGER_WINDOW, ITEM_VALUED, TRIGGERS, word_hits)
 from kgcheck.verifier.text.fit import entity_may_be_value
 from kgcheck.verifier.text.namesakes import namesake_fitting
 from kgcheck.verifier.text.schema import GraphSchema
@@ -60,6 +60,8 @@ def unlinked_objects(sentence: str, mentions: list[tuple[int, int]], props_of: s
         yield pid, phrase_start, end, words
 
 
+_COORDINATED = re.compile(COORDINATED + r"\s+")  # "produced| and distributed |by"
+
 # Between a name and the verb it is the subject of: nothing but adverbs of time ("where X later won").
 _NAME_THEN_VERB = re.compile(r"\s+(?:(?:has|had|have|also|later|then|eventually|subsequently|once|finally)\s+)*")
 # A name right after one of these is that word's object, not the verb's subject ("a film by X won").
@@ -102,16 +104,19 @@ def read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, 
     long_names = long_name_spans(sentence, schema.lexicon())
 
     def triggered(datatype: str, at: int | None = None, window: int | None = None,
-                  after: int | None = None) -> list[str]:
+                  after: int | None = None, coordinated: bool = False) -> list[str]:
         """Properties of this datatype named by the nearest property word before `at` (within `window`
         characters), else after it (within `after`; anywhere when neither limit is given). The nearest
         word decides: when its properties are not allowed, nothing is ("written by" next to a film's
-        writer is no claim about its director)."""
-        found: dict[str, int] = {}
+        writer is no claim about its director). A word reaching `at` past participles coordinated with it
+        ("produced| and distributed |by") counts only where no word reaches it directly, or with `coordinated`
+        alone (the second relation of a value another reader took)."""
+        direct: dict[str, tuple[int, int]] = {}  # property -> (distance, where its word starts)
+        past: dict[str, tuple[int, int]] = {}  # the same for words reaching `at` past coordinated participles
         named = [(p, ws) for p, ws in TRIGGERS.items() if facts.datatype(p) == datatype]
         named += [(p, [facts.label(p)]) for p in props_of
                   if facts.datatype(p) == datatype and facts.label(p) and len(facts.label(p)) > 3]
-        for pid, m in word_hits(sentence, named, value_at=at):
+        for pid, m in word_hits(sentence, named, value_at=at, coordinated=True):
             if any(any(s <= ps and pe <= e for s, e in names) or taken(a + ps, a + pe) for ps, pe in m.parts):
                 continue  # part of a name or a claimed value ("rugby league"), not a property word
             longer = {p for s, e, p in long_names for ps, pe in m.parts if s < pe and ps < e and e - s > pe - ps}
@@ -127,25 +132,34 @@ def read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, 
                 distance = 10_000 + m.start()
             else:
                 continue
-            if distance < found.get(pid, 1 << 30):
-                found[pid] = distance
-                word_at[pid] = m.start()
-        if not found:
+            into = past if len(m.parts) > 1 and _COORDINATED.fullmatch(sentence, m.parts[0][1], m.parts[1][0]) \
+                else direct
+            if distance < into.get(pid, (1 << 30,))[0]:
+                into[pid] = distance, m.start()
+        chosen = past if coordinated or not direct else direct
+        if not chosen:
             return []
+        word_at.update({p: start for p, (_, start) in chosen.items()})
+        found = {p: distance for p, (distance, _) in chosen.items()}
         nearest = min(found.values())
         return sorted((p for p in found if found[p] == nearest and allowed(p)), key=lambda p: (p not in props_of, p))
 
     subject_bracketed = subject.start >= a and in_brackets(sentence, 0, subject.start - a)
     for m in ms:
-        if m is subject or m.entity_id == subject.entity_id or taken(m.start, m.end) or \
+        if m is subject or m.entity_id == subject.entity_id or \
                 frozenset((subject.entity_id, m.entity_id)) in linked:  # rule 3 said what links them
             continue
         if inside_dates(m.start - a, m.end - a, dates):
             continue  # "December" of "December 30, 1953"
         if in_brackets(sentence, 0, m.start - a) and not subject_bracketed:
             continue  # an aside ("Roger Kornberg (Stanford University)"): not a value of the word before it
+        # A value another reader claimed is still this reader's for a second relation coordinated participles name
+        # ("produced and distributed by X": the words reader took "distributed by").
+        claimed = taken(m.start, m.end)
+        named = triggered("wikibase-item", m.start - a, window=ITEM_TRIGGER_WINDOW, coordinated=claimed)
+        if claimed and not named:
+            continue
         above = [st.property for st in own if st.value.entity_id and m.entity_id in facts.ancestors(st.value.entity_id)]
-        named = triggered("wikibase-item", m.start - a, window=ITEM_TRIGGER_WINDOW)
         doer = clause_subject(sentence, a, ms, subject, m, word_at[named[0]]) if named else None
         if doer is not None:
             held = {st.property for st in statements.get(doer.entity_id, ())}

@@ -47,6 +47,11 @@ DETOUR_PARTICLES = r"in|on|at|during"  # the prepositions of a phrase of place o
 DETOUR = (rf"(?i:{DETOUR_PARTICLES})\s+(?:(?i:the)\s+)?[A-Z0-9][\w'’.-]*"
           r"(?:\s+(?:[A-Z0-9][\w'’.-]*|of|and|the)){0,3}")
 DETOUR_WORDS = 6  # the most words a detour spans (its preposition, "the", a name or date of four)
+# Participles English coordinates before one shared particle: "produced and distributed by X", "written, produced
+# and directed by X" — each names its relation of X. Regular endings and the common irregular participles.
+IRREGULAR_PARTICIPLES = r"set|built|made|shot|held|led|won|sung|sold|found|brought|bought|taught|kept|laid|hung|struck"
+PARTICIPLE = r"(?:[a-z]+(?:ed|en|wn|rn|ng)|" + IRREGULAR_PARTICIPLES + ")"
+COORDINATED = rf"(?:,\s*{PARTICIPLE})*,?\s+(?:and|or|&)\s+{PARTICIPLE}"  # what follows the first participle
 # Between a property word (and its particle: "directed by") and its object: punctuation and determiners.
 OBJECT_OPENS = re.compile(r"[\s,:\"'“(]*(?:(?:the|a|an|its|his|her|their)\s+)*", re.IGNORECASE)
 
@@ -63,10 +68,11 @@ class WordHit:
         return self.parts[-1][1]
 
 
-def word_hits(text: str, words_of, value_at: int | None = None):
+def word_hits(text: str, words_of, value_at: int | None = None, coordinated: bool = False):
     """(property, WordHit) for each whole-word occurrence in TEXT (any case) of the words WORDS_OF gives ((property,
     words) pairs): where the sentence names a property. With `value_at` (where a value starts), a phrase ending in a
-    particle is also found around a DETOUR ("published in 1928 by") when the value follows it."""
+    particle is also found around a DETOUR ("published in 1928 by") when the value follows it, and with `coordinated`
+    past other participles it is coordinated with ("produced and distributed by")."""
     lower = text.lower()
     for pid, words in words_of:
         for word in words:
@@ -75,14 +81,15 @@ def word_hits(text: str, words_of, value_at: int | None = None):
                 yield pid, WordHit(((m.start(), m.end()),))
             head, _, particle = word.rpartition(" ")
             if value_at is not None and head and particle in PREPOSITIONS:
-                for m in _around_detour(head, particle).finditer(text):
+                for m in _around_detour(head, particle, coordinated).finditer(text):
                     if OBJECT_OPENS.fullmatch(text, m.end(), value_at):
                         yield pid, WordHit((m.span(1), m.span(2)))
 
 
 @lru_cache(maxsize=None)
-def _around_detour(head: str, particle: str) -> re.Pattern:
-    return re.compile(rf"\b((?i:{re.escape(head)}))\s+{DETOUR}\s+((?i:{re.escape(particle)}))\b")
+def _around_detour(head: str, particle: str, coordinated: bool = False) -> re.Pattern:
+    between = rf"(?:\s+{DETOUR}|{COORDINATED})" if coordinated else rf"\s+{DETOUR}"
+    return re.compile(rf"\b((?i:{re.escape(head)})){between}\s+((?i:{re.escape(particle)}))\b")
 
 
 _CLAUSE_BREAK = re.compile(r"[;:()\[\]\"“”]|,\s+(?:and|but|while|which|who)\b")
