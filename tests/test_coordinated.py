@@ -2,9 +2,9 @@
 name their relation of X: the triggers reader reaches X past the other participles, also where the words reader
 took X for the relation the nearest word names, so the relation the graph can judge is claimed beside it. (The words
 reader's lexicon reaching X that way was tried and dropped: a farther name fitting X's role displaced the nearest —
-"written and directed by" a director read as the screenwriter alone —, and "written by" read films' authors.) And a list of places after a
-preposition stays its object past an item the gazetteer does not know ("in Graz and Cappadocia, Austria"): with a
-topic, the claims are the topic's, not the last place's."""
+"written and directed by" a director read as the screenwriter alone —, and "written by" read films' authors.)
+And a list of places after a preposition stays its object past an item the gazetteer does not know ("in Graz and
+Cappadocia, Austria"): with a topic, the claims are the topic's, not the last place's."""
 from __future__ import annotations
 
 from kgcheck.verifier.model import SUPPORTED
