@@ -53,3 +53,16 @@ def test_a_place_list_after_a_preposition_leaves_the_topic_the_subject(kg_of):
     subjects = {c.claim.subject_id for c in report.claims}
     assert "Q923" in subjects and "Q40" not in subjects  # the film's filming locations, not Austria's relations
 
+
+
+def test_a_coordinated_word_is_not_the_word_right_before_the_value():
+    # Only the triggers reader asks for coordinated reach; "right before the value" (which lets a word state its
+    # relation where the holder lacks it) stays the word next to the value.
+    from kgcheck.verifier.text.triggerwords import word_hits, word_right_before
+
+    text = "It was written and directed by Anna Smith."
+    at = text.index("Anna")
+    assert not word_right_before(text, at, "P58")
+    assert word_right_before("It was written by Anna Smith.", len("It was written by "), "P58")
+    assert not list(word_hits(text[:at], [("P58", ("written by",))], value_at=at))
+    assert list(word_hits(text[:at], [("P58", ("written by",))], value_at=at, coordinated=True))
