@@ -60,7 +60,7 @@ def unlinked_objects(sentence: str, mentions: list[tuple[int, int]], props_of: s
         yield pid, phrase_start, end, words
 
 
-_COORDINATED = re.compile(COORDINATED + r"\s+")  # "produced| and distributed |by"
+_COORDINATED = re.compile(COORDINATED, re.IGNORECASE)  # "produced| and distributed" (by)
 
 # Between a name and the verb it is the subject of: nothing but adverbs of time ("where X later won").
 _NAME_THEN_VERB = re.compile(r"\s+(?:(?:has|had|have|also|later|then|eventually|subsequently|once|finally)\s+)*")
@@ -132,8 +132,7 @@ def read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, 
                 distance = 10_000 + m.start()
             else:
                 continue
-            into = past if len(m.parts) > 1 and _COORDINATED.fullmatch(sentence, m.parts[0][1], m.parts[1][0]) \
-                else direct
+            into = past if m.coordinated else direct
             if distance < into.get(pid, (1 << 30,))[0]:
                 into[pid] = distance, m.start()
         chosen = past if coordinated or not direct else direct
@@ -145,6 +144,7 @@ def read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, 
         return sorted((p for p in found if found[p] == nearest and allowed(p)), key=lambda p: (p not in props_of, p))
 
     subject_bracketed = subject.start >= a and in_brackets(sentence, 0, subject.start - a)
+    coordinates = bool(_COORDINATED.search(sentence))  # else a value another reader took is left to it at once
     for m in ms:
         if m is subject or m.entity_id == subject.entity_id or \
                 frozenset((subject.entity_id, m.entity_id)) in linked:  # rule 3 said what links them
@@ -156,6 +156,8 @@ def read_triggers(si, subject, sentence, a, ms, dates, statements, facts, emit, 
         # A value another reader claimed is still this reader's for a second relation coordinated participles name
         # ("produced and distributed by X": the words reader took "distributed by").
         claimed = taken(m.start, m.end)
+        if claimed and not coordinates:
+            continue
         named = triggered("wikibase-item", m.start - a, window=ITEM_TRIGGER_WINDOW, coordinated=claimed)
         if claimed and not named:
             continue

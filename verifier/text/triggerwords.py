@@ -58,8 +58,10 @@ OBJECT_OPENS = re.compile(r"[\s,:\"'“(]*(?:(?:the|a|an|its|his|her|their)\s+)*
 
 @dataclass(frozen=True)
 class WordHit:
-    """Where a property word stands: its span, and its parts (one, or the verb and its particle around a detour)."""
+    """Where a property word stands: its span, and its parts (one, or the verb and its particle around a detour or
+    the participles coordinated with the verb: `coordinated`)."""
     parts: tuple[tuple[int, int], ...]
+    coordinated: bool = False
 
     def start(self) -> int:
         return self.parts[0][0]
@@ -81,14 +83,16 @@ def word_hits(text: str, words_of, value_at: int | None = None, coordinated: boo
                 yield pid, WordHit(((m.start(), m.end()),))
             head, _, particle = word.rpartition(" ")
             if value_at is not None and head and particle in PREPOSITIONS:
-                for m in _around_detour(head, particle, coordinated).finditer(text):
-                    if OBJECT_OPENS.fullmatch(text, m.end(), value_at):
-                        yield pid, WordHit((m.span(1), m.span(2)))
+                for past in (False, True) if coordinated else (False,):
+                    for m in _around(head, particle, past).finditer(text):
+                        if OBJECT_OPENS.fullmatch(text, m.end(), value_at):
+                            yield pid, WordHit((m.span(1), m.span(2)), coordinated=past)
 
 
 @lru_cache(maxsize=None)
-def _around_detour(head: str, particle: str, coordinated: bool = False) -> re.Pattern:
-    between = rf"(?:\s+{DETOUR}|{COORDINATED})" if coordinated else rf"\s+{DETOUR}"
+def _around(head: str, particle: str, coordinated: bool) -> re.Pattern:
+    """HEAD, then a DETOUR — or with `coordinated` the participles coordinated with it —, then PARTICLE."""
+    between = COORDINATED if coordinated else rf"\s+{DETOUR}"
     return re.compile(rf"\b((?i:{re.escape(head)})){between}\s+((?i:{re.escape(particle)}))\b")
 
 
