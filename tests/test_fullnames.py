@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kgcheck.verifier.text.fullnames import agrees
+from kgcheck.verifier.text.fullnames import _keys, agrees
 from kgcheck.verifier.text.mentions import find_mentions, split_sentences
 from conftest import fixture_builders
 
@@ -40,12 +40,25 @@ def test_a_thing_known_by_the_texts_full_name_agrees_and_one_without_a_middle_na
         assert not agrees(mine, "ann", "lee", {f"ann {' '.join(other)} lee"})
 
 
+@given(_WORD, st.lists(_WORD, min_size=1, max_size=4), _WORD)
+def test_short_name_keys_try_the_initials_first_and_the_bare_first_and_last_name_last(first, middles, last):
+    keys = _keys(first, middles, last)
+    assert keys[0] == " ".join([first, *(m[0] for m in middles), last]) and keys[-1] == f"{first} {last}"
+    assert len(keys) == len(set(keys))
+    assert all(k.startswith(first + " ") and k.endswith(" " + last) for k in keys)
+
+
 GRAPH = [
     B.prop("P31", "instance of", "wikibase-item"), B.entity("Q5", "human"),
     B.entity("Q152666", "Billy Hughes", "Australian politician", aliases=["William Hughes", "William Morris Hughes"],
              claims=[("P31", item("Q5", None))]),
     B.entity("Q125249", "William James", "American philosopher", claims=[("P31", item("Q5", None))]),
     B.entity("Q25478", "Orlando Pace", "American football player", claims=[("P31", item("Q5", None))]),
+    B.entity("Q168149", "Henry B. Banning", "American politician", claims=[("P31", item("Q5", None))]),
+    B.entity("Q84475", "Michael Hainisch", "Austrian politician", claims=[("P31", item("Q5", None))]),
+    B.entity("Q23505", "George H. W. Bush", "41st president", claims=[("P31", item("Q5", None))]),
+    B.entity("Q207", "George W. Bush", "43rd president", aliases=["George Walker Bush"],
+             claims=[("P31", item("Q5", None))]),
 ]
 
 
@@ -61,6 +74,15 @@ def kg(kg_of):
     ("William Hughes was a politician.", {"Q152666"}),
     ("Orlando Lamar Pace is a player.", {"Q25478"}),
     ("William James was a philosopher.", {"Q125249"}),
+    # The graph's label keeps the middle names as initials.
+    ("Henry Blackstone Banning (November 10, 1836) was a lawyer.", {"Q168149"}),
+    ("Henry Benjamin Banning was a lawyer.", {"Q168149"}),
+    ("George Herbert Walker Bush was a president.", {"Q23505"}),
+    ("George Walker Bush was a president.", {"Q207"}),
+    ("George Herbert Bush was a president.", set()),  # no key: "George H. W. Bush" keeps two initials
+    ("Henry Blackstone Cole Banning was a lawyer.", set()),  # "Henry B. Banning" has one middle name
+    # Five words, three middle names left out.
+    ("Michael Arthur Josef Jakob Hainisch was an Austrian politician.", {"Q84475"}),
 ])
 def test_a_full_name_links_only_where_its_middle_names_agree(kg, text, linked):
     mentions = find_mentions(kg, text, split_sentences(text))

@@ -247,3 +247,38 @@ def test_a_designation_of_capitals_and_digits_is_a_name_beside_another_capitalis
     text = "The Rockwell AIM-65 computer ran TOPS-10 System software, said the PLA General Political Department."
     found = [(m.text, m.entity_id) for ms in find_mentions(DesignationKG(), text, split_sentences(text)) for m in ms]
     assert found == [("AIM-65", "Q293761"), ("TOPS-10", "Q1670222")]
+
+
+class ArmyKG(NamesakeKG):
+    """The French Army, and "army officer" a common noun (an occupation's alias)."""
+    LABELS = {"french army": [("Q1076619", 40, 9, "label")], "army officer": [("Q189290", 60, 9, "alias")]}
+    ENTITIES = {"Q1076619": ("Q1076619", "French Army", "land warfare branch"),
+                "Q189290": ("Q189290", "military officer", "member of an armed force")}
+
+
+@pytest.mark.parametrize("text, found", [
+    # "Army officer" is the longer span, but its capital says "Army" ends the name before it.
+    ("He was a French Army officer in the war.", [("French Army", "Q1076619")]),
+    ("He served in the French Army as an officer.", [("French Army", "Q1076619")]),
+    ("In 1900 Army officer training began.", [("Army officer", "Q189290")]),  # a year is no name
+    ("He was a decorated Army officer.", [("Army officer", "Q189290")]),  # no capitalised word before it
+])
+def test_a_span_starting_inside_a_longer_name_is_no_mention(text, found):
+    assert [(m.text, m.entity_id) for ms in find_mentions(ArmyKG(), text, split_sentences(text)) for m in ms] == found
+
+
+@pytest.mark.parametrize("text, span, straddles", [
+    ("He was a French Army officer.", "Army officer", True),
+    ("The United States men's national team plays.", "United States men's national team", False),  # "The" opens none
+    ("He read Jules Verne Around the World in Eighty Days.", "Verne Around the World", False),  # function words only
+    ("A French Army officer.", "French Army officer", False),  # starts where the name starts
+])
+def test_a_span_straddles_a_known_name_that_opens_with_a_capitalised_content_word(text, span, straddles):
+    from kgcheck.verifier.text.mentions import STOP, word_spans
+    from kgcheck.verifier.text.nameparts import capitalised_names, straddles_a_name
+
+    known = ("The United States", "French Army", "Jules Verne")
+    grams = [(0, text.index(k), text.index(k) + len(k), k) for k in known if k in text]
+    s = text.index(span)
+    names = capitalised_names(1, grams, STOP)[0]
+    assert straddles_a_name(text, s, s + len(span), word_spans(text, 0, len(text)), names, STOP) is straddles

@@ -10,16 +10,28 @@ from kgcheck.index.text import normalise
 
 
 def short_names(text: str, words: list[tuple[int, int]], stop: frozenset[str]):
-    """(start, end, "first last", (first, middle words, last)) for runs of 3-4 capitalised words (none in STOP):
-    "Orlando Lamar Pace" is "Orlando Pace", its middle name "lamar"; each normalised."""
+    """(start, end, key, (first, middle words, last)) for runs of 3-5 capitalised words (none in STOP): "Orlando
+    Lamar Pace" is "Orlando Pace", its middle name "lamar"; each normalised. A graph often names a person with the
+    middle names as initials ("Henry B. Banning" for "Henry Blackstone Banning"): those keys come first, so that a
+    label keeping more of the name is tried before the bare "first last"."""
     for i in range(len(words)):
-        for n in (4, 3):
+        for n in (5, 4, 3):
             run = words[i:i + n]
             if len(run) == n and all(text[a].isupper() and text[a:b].lower() not in stop for a, b in run) and \
                     not re.search(r"[^\w\s.'’-]", text[run[0][0]:run[-1][1]]):
-                first, last = text[run[0][0]:run[0][1]], text[run[-1][0]:run[-1][1]]
+                first, last = normalise(text[run[0][0]:run[0][1]]), normalise(text[run[-1][0]:run[-1][1]])
                 middles = normalise(text[run[1][0]:run[-2][1]]).split()
-                yield run[0][0], run[-1][1], normalise(f"{first} {last}"), (normalise(first), middles, normalise(last))
+                for key in _keys(first, middles, last):
+                    yield run[0][0], run[-1][1], key, (first, middles, last)
+
+
+def _keys(first: str, middles: list[str], last: str) -> list[str]:
+    """Every middle name as its initial, then each one alone as its initial (of several), then none."""
+    initials = [m[0] for m in middles if m]
+    keys = [" ".join([first, *initials, last])]
+    if len(initials) > 1:
+        keys += [f"{first} {i} {last}" for i in dict.fromkeys(initials)]
+    return [*keys, f"{first} {last}"]
 
 
 def _fits(middles: list[str], known: list[str]) -> bool:

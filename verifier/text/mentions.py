@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from kgcheck.index.text import normalise
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.text.fullnames import narrowed, short_names
+from kgcheck.verifier.text.nameparts import capitalised_names, straddles_a_name
 
 MAX_NGRAM = 12  # award and work titles run to 10+ words
 JOIN_WORDS = 4  # words on each side of a "!" or "?" that may belong to one name ("Mamma Mia! Here We Go Again")
@@ -190,13 +191,16 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
     common = _common_openers(kg, text, grams, words, by_norm)
     by_short = narrowed(kg, {g: m for g, m in shorts.items() if g[3] in by_norm}, by_norm)
     blocked: list[list[tuple[int, int]]] = [[] for _ in sentences]  # full names the graph knows another of
+    proper = capitalised_names(len(sentences), [g for g in grams if by_short.get(g[:3] + (g[4],), by_norm.get(g[4]))],
+                               STOP)
     for si, s, e, span, key, _ in sorted(grams, key=lambda g: (-(g[2] - g[1]), g[1], g[5])):
         cands = by_short.get((si, s, e, key), by_norm.get(key))
         if not cands:
             if by_norm.get(key):  # "William James Hughes": no word of it is a name ("William James") either
                 blocked[si].append((s, e))
             continue
-        if not cased(span) or (s, e) in common or inside_longer_name(text, s, e, words[si]):
+        if not cased(span) or (s, e) in common or inside_longer_name(text, s, e, words[si]) or \
+                straddles_a_name(text, s, e, words[si], proper[si], STOP):
             # A lower-case two-letter word ("de", "no", "us") is a function word far more often than a name.
             if weak is not None and (len(span) > 2 or cased(span)):
                 weak.setdefault(si, []).append((s, e, [c[0] for c in cands]))
