@@ -27,7 +27,7 @@ def short_names(text: str, words: list[tuple[int, int]], stop: frozenset[str]):
 
 def _keys(first: str, middles: list[str], last: str) -> list[str]:
     """Every middle name as its initial, then each one alone as its initial (of several), then none."""
-    initials = [m[0] for m in middles if m]
+    initials = [m[0] for m in middles]  # normalised words: none empty
     keys = [" ".join([first, *initials, last])]
     if len(initials) > 1:
         keys += [f"{first} {i} {last}" for i in dict.fromkeys(initials)]

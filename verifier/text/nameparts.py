@@ -24,8 +24,7 @@ def straddles_a_name(text: str, s: int, e: int, words: list[tuple[int, int]], na
                      stop: frozenset[str]) -> bool:
     """text[s:e] opens with a capitalised word, goes on with a lower-case word that is no function word, and starts
     inside one of NAMES (capitalised_names of its sentence) that ends within it. WORDS: the sentence's word spans."""
-    inside = [text[a:b] for a, b in words if s <= a and b <= e]
-    if not inside or not inside[0][:1].isupper() or \
-            not any(w[:1].islower() and w.lower() not in stop for w in inside[1:]):
+    if not text[s:s + 1].isupper() or not any(a < s < b < e for a, b in names):  # the cheap tests first
         return False
-    return any(a < s < b < e for a, b in names)
+    inside = [text[a:b] for a, b in words if s <= a and b <= e]
+    return any(w[:1].islower() and w.lower() not in stop for w in inside[1:])
