@@ -274,11 +274,11 @@ def test_a_span_starting_inside_a_longer_name_is_no_mention(text, found):
     ("A French Army officer.", "French Army officer", False),  # starts where the name starts
 ])
 def test_a_span_straddles_a_known_name_that_opens_with_a_capitalised_content_word(text, span, straddles):
-    from kgcheck.verifier.text.mentions import STOP, word_spans
+    from kgcheck.verifier.text.mentions import word_spans
     from kgcheck.verifier.text.nameparts import capitalised_names, straddles_a_name
 
     known = ("The United States", "French Army", "Jules Verne")
     grams = [(0, text.index(k), text.index(k) + len(k), k) for k in known if k in text]
     s = text.index(span)
-    names = capitalised_names(1, grams, STOP)[0]
-    assert straddles_a_name(text, s, s + len(span), word_spans(text, 0, len(text)), names, STOP) is straddles
+    names = capitalised_names(1, grams)[0]
+    assert straddles_a_name(text, s, s + len(span), word_spans(text, 0, len(text)), names) is straddles

@@ -14,7 +14,8 @@ import threading
 
 from kgcheck.index.measures import demonym_rows
 from kgcheck.index.text import normalise
-from kgcheck.verifier.text.mentions import Mention, inside_longer_name, word_spans
+from kgcheck.verifier.text.mentions import Mention, word_spans
+from kgcheck.verifier.text.nameparts import inside_longer_name
 
 MAX_WORDS = 3  # "South African", "Papua New Guinean"
 # The next word opens a noun phrase the demonym describes: lower-case, no verb or function word ("an American

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from kgcheck.index.text import normalise
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.text.fullnames import narrowed, short_names
-from kgcheck.verifier.text.nameparts import capitalised_names, straddles_a_name
+from kgcheck.verifier.text.nameparts import STOP, capitalised_names, inside_longer_name, straddles_a_name
 
 MAX_NGRAM = 12  # award and work titles run to 10+ words
 JOIN_WORDS = 4  # words on each side of a "!" or "?" that may belong to one name ("Mamma Mia! Here We Go Again")
@@ -34,10 +34,6 @@ _INITIALISM = re.compile(r"(?:\w\.)+\w")  # "a.c" of "A.C.": letters each follow
 # A full stop after these does not end a sentence ("Warner Bros. Looney Tunes", "L. L. Zamenhof").
 ABBREVIATIONS = frozenset("mr mrs ms dr prof sr jr st bros inc ltd co corp no vs etc gen col lt sgt capt rev hon "
                           "mt ft jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k e.g i.e".split())
-STOP = frozenset("a an the of in on at to for by with and or is was are were be been from as its it his her their "
-                 "this that which who whom s he she they".split())
-TITLES = frozenset("president king queen prince princess sir saint pope emperor general admiral prime minister "
-                   "chancellor senator governor mayor lord lady dr mr mrs ms prof".split())
 
 
 @dataclass(frozen=True)
@@ -114,36 +110,6 @@ def cased(span: str) -> bool:
     return any(ch.isupper() or ch.isdigit() for ch in span)
 
 
-# A word of capitals and digits ("AIM-65", "TOPS-10", "DC-3"): a model's or a system's own designation, the name
-# itself beside its maker's ("Rockwell AIM-65") or a generic word ("TOPS-10 System"), not a word of a longer one.
-_IDENTIFIER = re.compile(r"(?=[\w-]*\d)(?=[\w-]*[A-Z])[A-Z0-9][A-Z0-9-]*[A-Z0-9]")
-
-
-def inside_longer_name(text: str, s: int, e: int, words: list[tuple[int, int]]) -> bool:
-    """One capitalised word whose neighbour (same clause) is capitalised too, or that follows "<Name> of":
-    part of an unknown name — unless it is an identifier of capitals and digits."""
-    if " " in text[s:e].strip() or _IDENTIFIER.fullmatch(text, s, e):
-        return False
-    index = next((i for i, w in enumerate(words) if w[0] == s), None)
-    if index is None:
-        return False
-    last = next((i for i, w in enumerate(words) if w[1] == e), index)  # "DG/UX": words joined without a space
-    for j in (index - 1, last + 1):
-        if not 0 <= j < len(words) or (j == 0 and j < index):
-            continue  # a capital at the sentence start proves nothing
-        a, b = words[j]
-        between, word = (text[e:a] if j > last else text[b:s]), text[a:b]
-        if word[:1].isupper() and not re.search(r"[,;:()\"“”]", between) and word.lower() not in STOP | TITLES:
-            return True
-    if index >= 3:  # "National Film Board of Canada", "University of Essex": not Canada, not Essex
-        (a, b), (c, d) = words[index - 2], words[index - 1]
-        head = text[a:b]
-        if text[c:d] == "of" and head[:1].isupper() and head.lower() not in STOP | TITLES and \
-                not re.search(r"[,;:()\"“”]", text[b:s]):
-            return True
-    return False
-
-
 _NAME_WORD = r"[A-Z][\w.'’-]*"
 _NICKNAMED = re.compile(rf"\b({_NAME_WORD})(?:\s+{_NAME_WORD})*\s+[\"“]({_NAME_WORD}(?:\s{_NAME_WORD})?)[\"”]"
                         rf"((?:\s+{_NAME_WORD})+)\b")
@@ -191,8 +157,7 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
     common = _common_openers(kg, text, grams, words, by_norm)
     by_short = narrowed(kg, {g: m for g, m in shorts.items() if g[3] in by_norm}, by_norm)
     blocked: list[list[tuple[int, int]]] = [[] for _ in sentences]  # full names the graph knows another of
-    proper = capitalised_names(len(sentences), [g for g in grams if by_short.get(g[:3] + (g[4],), by_norm.get(g[4]))],
-                               STOP)
+    proper = capitalised_names(len(sentences), [g for g in grams if by_short.get(g[:3] + (g[4],), by_norm.get(g[4]))])
     for si, s, e, span, key, _ in sorted(grams, key=lambda g: (-(g[2] - g[1]), g[1], g[5])):
         cands = by_short.get((si, s, e, key), by_norm.get(key))
         if not cands:
@@ -200,7 +165,7 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
                 blocked[si].append((s, e))
             continue
         if not cased(span) or (s, e) in common or inside_longer_name(text, s, e, words[si]) or \
-                straddles_a_name(text, s, e, words[si], proper[si], STOP):
+                straddles_a_name(text, s, e, words[si], proper[si]):
             # A lower-case two-letter word ("de", "no", "us") is a function word far more often than a name.
             if weak is not None and (len(span) > 2 or cased(span)):
                 weak.setdefault(si, []).append((s, e, [c[0] for c in cands]))

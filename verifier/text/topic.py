@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 
-from kgcheck.verifier.text.mentions import STOP, Mention
+from kgcheck.verifier.text.mentions import Mention
+from kgcheck.verifier.text.nameparts import STOP
 from kgcheck.verifier.text.subject import named_subject
 from kgcheck.verifier.values import find_dates, inside_dates
 from kgcheck.verifier.values.dates import graph_date

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from kgcheck.verifier.text.mentions import TITLES
+from kgcheck.verifier.text.nameparts import TITLES
 from kgcheck.verifier.text.triggerwords import (COORDINATED, DATE_TRIGGER_AFTER, DATE_TRIGGER_BEFORE,
                                                ITEM_TRIGGER_WINDOW, ITEM_VALUED, TRIGGERS, word_hits)
 from kgcheck.verifier.text.fit import entity_may_be_value
