@@ -30,6 +30,7 @@ PREPOSITIONS = frozenset("of in on at to for by with from as during into".split(
 COUNTRY, PLACED_BY = "P17", ("P131", "P276", "P706")
 _PLACING = ", ".join(f"'{p}'" for p in PLACED_BY)  # PLACED_BY as an SQL list
 MIN_CLASS_SHARE = 0.05  # a property fewer than 1 in 20 instances of the subject's classes hold is not theirs
+RULE_OF_THREE = 60  # none of 60 holders: a share under 3 / 60 = MIN_CLASS_SHARE with 95 % confidence
 # A last word ending the names of 1 in 5 time properties is a generic time noun (dense-dev: "date" ends 20 of 26
 # named ones, "time" 6; the next, "introduction", 4 and it is a name of its own).
 GENERIC_SHARE = 0.2
@@ -76,6 +77,7 @@ class GraphSchema:
         self._lexicon: dict[str, list[PropertyName]] | None = None
         self._usage: dict[str, int] = {}
         self._profiles: dict[str, dict[str, float]] = {}  # property -> properties its holders also hold (share)
+        self._holders: dict[str, int] = {}  # property -> its holders (those holding something else too)
         self._dimensions: dict[str, set[str]] = {}  # property -> the dimensions of its quantities' units
         self._contained: dict[str, set[str]] = {}  # entity -> contained_roles
         self._particles: dict[str, set[str]] | None = None
@@ -166,23 +168,34 @@ class GraphSchema:
         """What a subject may hold, read off what it holds: the properties at least MIN_CLASS_SHARE of the subjects
         holding one of HELD also hold (the index's measure_profile counts; what class_properties is for a class).
         Empty where the index has no such counts or the holders hold nothing else."""
-        missing = sorted(set(held) - self._profiles.keys())
-        if missing:
-            shares: dict[str, dict[str, float]] = {pid: {} for pid in missing}
-            if self.kg.has_table("measure_profile") and self.kg.has_table("property_stats"):
-                for pid, other, share in self.kg.sql(
-                        "SELECT m.other, m.property, m.subjects / s.subjects FROM measure_profile m "
-                        "JOIN property_stats s ON s.property = m.other "
-                        "WHERE m.other IN (SELECT unnest(?)) AND m.subjects >= ? * s.subjects",
-                        [missing, MIN_CLASS_SHARE]):
-                    shares[pid][other] = share
-            with self._lock:
-                self._profiles.update(shares)
+        self._load_profiles(held)
         out: dict[str, float] = {}
         for pid in held:
             for other, share in self._profiles[pid].items():
-                out[other] = max(out.get(other, 0.0), share)
+                if share >= MIN_CLASS_SHARE:
+                    out[other] = max(out.get(other, 0.0), share)
         return out
+
+    def never_held_beside(self, held, pid: str) -> bool:
+        """No subject holding one of HELD holds PID, and one of them has RULE_OF_THREE holders or more: PID's share
+        among them is under MIN_CLASS_SHARE with 95 % confidence (3 / n, the rule of three)."""
+        self._load_profiles(held)
+        return max((self._holders[h] for h in held), default=0) >= RULE_OF_THREE and \
+            not any(pid in self._profiles[h] for h in held)
+
+    def _load_profiles(self, held) -> None:
+        missing = sorted(set(held) - self._profiles.keys())
+        if missing:
+            shares: dict[str, dict[str, float]] = {pid: {} for pid in missing}
+            holders = dict.fromkeys(missing, 0)
+            if self.kg.has_table("measure_profile") and self.kg.has_table("property_stats"):
+                for pid, other, n, share in self.kg.sql(
+                        "SELECT m.other, m.property, s.subjects, m.subjects / s.subjects FROM measure_profile m "
+                        "JOIN property_stats s ON s.property = m.other WHERE m.other IN (SELECT unnest(?))", [missing]):
+                    shares[pid][other], holders[pid] = share, n
+            with self._lock:
+                self._profiles.update(shares)
+                self._holders.update(holders)
 
     def takes(self, pid: str, classes) -> float:
         """The share of `pid`'s values that are instances of one of `classes` (the best class)."""

@@ -187,6 +187,13 @@ class SubjectView:
     def may_hold(self, pid: str) -> bool:
         return pid in self.held or pid in self.class_props or not self.classes
 
+    def may_be_named(self, pid: str) -> bool:
+        """may_hold, and for a subject without a class not a property the many holders of what it holds never hold
+        ("a badminton player from Canada": no one holding a country for sport holds "participant", whose alias the
+        word is). Only the words reader asks: a date's word naming such a property still dates the subject."""
+        return self.may_hold(pid) and (bool(self.classes) or pid in self.held or
+                                       not self.schema.never_held_beside(self.held, pid))
+
     def filled_by_kind(self, value_classes) -> str | None:
         """The item property a value of `value_classes` most likely fills for this subject, when likelier than all
         the others together and mostly given such values: each property weighs the share of the subject's classes
@@ -252,7 +259,7 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
             kinds = class_words(m_classes, facts)
             named = [(d, p) for d, p in named_properties(sentence, m.start - a, lexicon, blocked=blocked,
                                                          holder_after_of=lambda name: name.words[-1] not in kinds)
-                     if schema.datatype(p) == "wikibase-item" and view.may_hold(p) and (m.entity_id, p) not in held_by]
+                     if schema.datatype(p) == "wikibase-item" and view.may_be_named(p) and (m.entity_id, p) not in held_by]
             found = [(d, p) for d, p in named if fits(p)]
             by_role = bool(found)
             particle = None if found else _PARTICLE_BEFORE.search(sentence, 0, m.start - a)
