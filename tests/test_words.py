@@ -250,7 +250,8 @@ def test_a_subject_without_a_class_holds_by_words_only_what_the_holders_of_its_p
     kg2 = kg_of([prop("P31", "instance of", "wikibase-item"), prop("P1532", "country for sport", "wikibase-item"),
                  prop("P641", "sport", "wikibase-item"),
                  prop("P710", "participant", "wikibase-item", aliases=["player"]),
-                 entity("Q6256", "country"), country("Q17", "Japan"), country("Q43", "Turkey"), entity("Q7", "badminton"),
+                 entity("Q6256", "country"), country("Q17", "Japan"), country("Q43", "Turkey"),
+                 entity("Q7", "badminton"),
                  entity("Q7700", "Friendly Cup", claims=[("P710", item("Q43", None))]),
                  B.entity("Q7701", "Kenji Sato", "badminton player", claims=[("P1532", item("Q17", None))]),
                  B.entity("Q7702", "Aki Mori", "badminton player")] +

@@ -77,7 +77,7 @@ class GraphSchema:
         self._lexicon: dict[str, list[PropertyName]] | None = None
         self._usage: dict[str, int] = {}
         self._profiles: dict[str, dict[str, float]] = {}  # property -> properties its holders also hold (share)
-        self._holders: dict[str, int] = {}  # property -> its holders (those holding something else too)
+        self._holders: dict[str, int] = {}  # property -> its holders (property_stats; 0 if none holds anything else)
         self._dimensions: dict[str, set[str]] = {}  # property -> the dimensions of its quantities' units
         self._contained: dict[str, set[str]] = {}  # entity -> contained_roles
         self._particles: dict[str, set[str]] | None = None

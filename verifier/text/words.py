@@ -259,7 +259,8 @@ def read_words(view: SubjectView, si, subject, sentence, a, ms, dates, statement
             kinds = class_words(m_classes, facts)
             named = [(d, p) for d, p in named_properties(sentence, m.start - a, lexicon, blocked=blocked,
                                                          holder_after_of=lambda name: name.words[-1] not in kinds)
-                     if schema.datatype(p) == "wikibase-item" and view.may_be_named(p) and (m.entity_id, p) not in held_by]
+                     if schema.datatype(p) == "wikibase-item" and view.may_be_named(p)
+                     and (m.entity_id, p) not in held_by]
             found = [(d, p) for d, p in named if fits(p)]
             by_role = bool(found)
             particle = None if found else _PARTICLE_BEFORE.search(sentence, 0, m.start - a)
