@@ -211,7 +211,7 @@ class _Shares:
     ({"P138": 0.5, "P26": 0.05}, {"P138": 0.25, "P26": 0.0}, None),
 ])
 def test_the_property_a_kind_of_value_fills_is_a_majority_both_ways(held_share, value_share, expected):
-    from kgcheck.verifier.text.words import SubjectView
+    from kgcheck.verifier.text.subjectview import SubjectView
 
     view = SubjectView(_Shares(held_share, value_share), frozenset(held_share), frozenset({"Q5"}),
                        dict(held_share), ())

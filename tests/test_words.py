@@ -9,7 +9,8 @@ import pytest
 
 from kgcheck.verifier.model import REFUTED, SUPPORTED
 from kgcheck.verifier.text.extract import READERS
-from kgcheck.verifier.text.schema import GraphSchema, stem
+from kgcheck.verifier.text.schema import GraphSchema
+from kgcheck.verifier.text.stems import stem
 from kgcheck.verifier.text.verify import verify_text
 from wordgraph import ENTITIES, B, claim_on as _claim, entity, graph_values as _graph_values, item, prop, time
 

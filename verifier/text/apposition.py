@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 
-from kgcheck.verifier.text.words import SubjectView, named_properties
+from kgcheck.verifier.text.subjectview import SubjectView
+
+from kgcheck.verifier.text.words import named_properties
 
 # The sentence opens on a determiner or a possessive, up to four lower-case words and a comma, then the name.
 _APPOSED = re.compile(r"[\s\"'“(]*(?:[Tt]he|[Aa]n?|[Ii]ts|[Hh]is|[Hh]er|[Tt]heir)\s+"

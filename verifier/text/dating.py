@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import re
 
-from kgcheck.verifier.text.schema import FUNCTION_WORDS, classes_of
+from kgcheck.verifier.text.schema import classes_of
+from kgcheck.verifier.text.stems import FUNCTION_WORDS
 from kgcheck.verifier.text.subject import opens_main_clause
-from kgcheck.verifier.text.words import (WINDOW_WORDS, SubjectView, lower_words, named_properties, names_before,
-                                         names_only_others)
+from kgcheck.verifier.text.subjectview import SubjectView
+from kgcheck.verifier.text.words import WINDOW_WORDS, lower_words, named_properties, names_before, names_only_others
 
 _OBJECT_AFTER = re.compile(r"\s+(?:the\s+|a\s+|an\s+)?", re.IGNORECASE)  # a verb and its object's name
 OBJECT_DATE_WORDS = 12  # "released <object> as the album's final single on <date>": a verb, its object, then the date

@@ -8,7 +8,8 @@ import re
 
 from kgcheck.verifier.text.schema import INSTANCE_OF, classes_of
 from kgcheck.verifier.text.referents import CLASS_LINKS
-from kgcheck.verifier.text.words import OF_THEN, content_stems, long_name_spans, past_asides, whole_names
+from kgcheck.verifier.text.subjectview import content_stems, whole_names
+from kgcheck.verifier.text.words import OF_THEN, long_name_spans, past_asides
 from kgcheck.verifier.values import inside_dates
 
 

@@ -46,7 +46,8 @@ from kgcheck.verifier.text.referents import (EarlierMentions, common_name, descr
 from kgcheck.verifier.text.fit import entity_may_be_value
 from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema
 from kgcheck.verifier.text.subject import COPULA_ARTICLE, main_description, named_subject
-from kgcheck.verifier.text.words import VERB_AFTER, SubjectView
+from kgcheck.verifier.text.subjectview import SubjectView
+from kgcheck.verifier.text.words import VERB_AFTER
 from kgcheck.verifier.text.triggers import TRIGGERS, in_brackets, read_triggers
 from kgcheck.verifier.values import find_dates, inside_dates
 

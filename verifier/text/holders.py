@@ -26,9 +26,11 @@ import re
 from kgcheck.index.measures import SUBCLASS_OF
 from kgcheck.index.text import normalise
 from kgcheck.verifier.text.fit import fits_value, may_be_value
-from kgcheck.verifier.text.schema import FUNCTION_WORDS, INSTANCE_OF, GraphSchema, classes_of, stem
+from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema, classes_of
+from kgcheck.verifier.text.stems import FUNCTION_WORDS, stem
 from kgcheck.verifier.text.subject import COPULA
-from kgcheck.verifier.text.words import SubjectView, class_words, content_stems, past_asides, whole_names
+from kgcheck.verifier.text.subjectview import SubjectView, content_stems, whole_names
+from kgcheck.verifier.text.words import class_words, past_asides
 
 # What joins the subject to its predicate: a copula, or a comma opening an apposition ("X, the director of Y,").
 _COPULA = re.compile(COPULA + r"|"

@@ -9,7 +9,8 @@ import re
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.thresholds import MIN_SUBJECTS
 from kgcheck.verifier.text.mentions import Mention
-from kgcheck.verifier.text.schema import PREPOSITIONS, GraphSchema
+from kgcheck.verifier.text.schema import GraphSchema
+from kgcheck.verifier.text.stems import PREPOSITIONS
 from kgcheck.verifier.text.subject import COPULA, COPULA_ARTICLE
 from kgcheck.verifier.text.triggerwords import (DETOUR, DETOUR_PARTICLES, ITEM_TRIGGER_WINDOW, OBJECT_OPENS, TRIGGERS,
                                                 clause_start, word_hits)

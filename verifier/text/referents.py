@@ -22,7 +22,7 @@ from collections import Counter
 from typing import Callable
 
 from kgcheck.verifier.text.mentions import Mention
-from kgcheck.verifier.text.schema import FUNCTION_WORDS
+from kgcheck.verifier.text.stems import FUNCTION_WORDS
 from kgcheck.verifier.text.words import VERB_AFTER
 
 # "the film", "the main tributaries": lower-case words, so "The Hague" or "the United States" are names.

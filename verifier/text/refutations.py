@@ -12,7 +12,7 @@ from kgcheck.verifier.claims.compare import CONFLICT
 from kgcheck.verifier.claims.judge import evidence_of
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, Verdict
 from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema
-from kgcheck.verifier.text.words import properties_named_by
+from kgcheck.verifier.text.subjectview import properties_named_by
 
 
 def read_as_the_graphs_namesake(kg, checker: Checker, merged: list, verdicts: list[Verdict]) -> None:

@@ -19,11 +19,9 @@ from kgcheck.index.measures import INSTANCE_OF, SUBCLASS_OF  # Wikidata's own cl
 from kgcheck.index.store import HIERARCHY_TABLE
 from kgcheck.index.text import normalise
 from kgcheck.verifier.claims.thresholds import MAX_MULTI_SHARE, MAX_MULTI_UPPER, MIN_SUBJECTS, wilson_upper
+from kgcheck.verifier.text.stems import FUNCTION_WORDS, PREPOSITIONS, stem
 from kgcheck.verifier.values.units import dimension_of
-# Function words carry no property meaning ("date of birth" is matched on "date", "birth").
-FUNCTION_WORDS = frozenset("a an the of in on at to for by with and or is was are were be been from as its it his "
-                           "her their this that which who s during than into".split())
-PREPOSITIONS = frozenset("of in on at to for by with from as during into".split())
+
 # Wikidata's "country" (P17) is held by things that are no places (a language, an ethnic group, a team): it contains
 # a thing only when things of its kind are placed by one of these HIERARCHY edges (located in the administrative
 # territorial entity, location, located in or next to body of water): Lyon is in France, English is not.
@@ -34,26 +32,6 @@ RULE_OF_THREE = 60  # none of 60 holders: a share under 3 / 60 = MIN_CLASS_SHARE
 # A last word ending the names of 1 in 5 time properties is a generic time noun (dense-dev: "date" ends 20 of 26
 # named ones, "time" 6; the next, "introduction", 4 and it is a name of its own).
 GENERIC_SHARE = 0.2
-
-
-_SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "ors", "ed", "er", "or", "es", "s")
-
-
-def stem(word: str) -> str:
-    """A crude stem so "directed"/"director", "aired"/"air", "released"/"release", "starring"/"star" meet:
-    one inflection suffix off (at least three letters stay), a final "e" off, a doubled consonant single, a final
-    "y" after a consonant as "i" ("tributary"/"tributaries", "study"/"studies": their "es" comes off)."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[:-len(suffix)]
-            break
-    if len(word) > 3 and word.endswith("e"):
-        word = word[:-1]
-    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou":
-        word = word[:-1]
-    if len(word) > 3 and word[-1] == "y" and word[-2] not in "aeiouy":
-        word = word[:-1] + "i"
-    return word
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from kgcheck.verifier.text.mentions import Mention
-from kgcheck.verifier.text.schema import FUNCTION_WORDS
+from kgcheck.verifier.text.stems import FUNCTION_WORDS
 from kgcheck.verifier.text.triggerwords import IRREGULAR_PARTICIPLES, PARTICIPLE
 from kgcheck.verifier.text.words import VERB_AFTER
 

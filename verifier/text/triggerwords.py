@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kgcheck.verifier.text.schema import PREPOSITIONS
+from kgcheck.verifier.text.stems import PREPOSITIONS
 
 # Words people use for common properties, beyond the properties' own labels and aliases.
 TRIGGERS = {
