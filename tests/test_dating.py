@@ -104,9 +104,9 @@ def test_the_one_date_of_a_sentence_dates_the_subjects_one_known_event(kg):
                                  "and", ".", "2001", "A", "Its", "director", "directed", "born"]), max_size=16),
        st.sampled_from([None, "Q801", "Q902"]))
 def test_reading_dates_never_fails_and_spans_are_the_texts(kg, words, about):
-    text = " ".join(words)
-    for c in verify_text(kg, text, about=about).claims:
-        assert text[c.start:c.end] == c.span and c.verdict.verdict in (SUPPORTED, REFUTED, "NOT_ENOUGH_INFO")
+    report = verify_text(kg, " ".join(words), about=about)  # report.text: the input, a tokenizer's splits joined
+    for c in report.claims:
+        assert report.text[c.start:c.end] == c.span and c.verdict.verdict in (SUPPORTED, REFUTED, "NOT_ENOUGH_INFO")
 
 
 def test_the_one_date_of_a_main_clause_after_a_fronted_phrase_dates_its_subject(kg):

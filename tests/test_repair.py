@@ -6,7 +6,7 @@ import ftfy.bad_codecs  # noqa: F401 - registers "sloppy-windows-1252" (every by
 from hypothesis import given, settings, strategies as st
 
 from kgcheck.verifier.model import SUPPORTED
-from kgcheck.verifier.text.repair import repair_mojibake
+from kgcheck.verifier.text.repair import repair_mojibake, untokenize
 from kgcheck.verifier.text.verify import verify_text
 from wordgraph import ENTITIES, entity, item
 
@@ -42,3 +42,39 @@ def test_a_mangled_name_links_after_repair(kg_of):
     assert any("mojibake" in note for note in report.notes)
     born = [c for c in report.claims if c.claim.property_id == "P19"]
     assert born and born[0].span == "Köping" and born[0].verdict.verdict == SUPPORTED
+
+
+def test_a_tokenizers_splits_are_joined_and_prose_kept():
+    assert untokenize("Let 's Join Joanie , Does n't Really Matter ( You Drive Me ) Crazy : Invasion ! ! Alien") == \
+        "Let's Join Joanie, Doesn't Really Matter (You Drive Me) Crazy: Invasion!! Alien"
+    assert untokenize("Who 's That Chick ?'s fourth") == "Who's That Chick?'s fourth"
+    for prose in ("Douglas Adams (1952 - 2001) was born in Cambridge.", "It cost $3 .5 million", "Hello ...",
+                  "the 's-Hertogenbosch area", "x - y, z; w: v!"):
+        assert untokenize(prose) == prose
+
+
+_PROSE = st.lists(st.sampled_from(["Let's", "Join", "Joanie,", "(You", "Drive", "Me)", "Crazy:", "don't",
+                                   "Invasion!!", "St.", "Mary's", "won", "the", "award."]), min_size=1, max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_PROSE)
+def test_untokenize_undoes_a_penn_treebank_split_and_keeps_prose(words):
+    prose = " ".join(words)
+    split = " ".join(words)
+    for clitic in ("'s", "n't"):
+        split = split.replace(clitic, " " + clitic)
+    for mark in (",", ":", ")", "!", "."):
+        split = split.replace(mark, " " + mark)
+    split = split.replace("(", "( ")
+    assert untokenize(prose) == prose
+    assert untokenize(split) == prose
+    assert untokenize(untokenize(split)) == prose
+
+
+def test_a_tokenized_name_is_read_as_written(kg_of):
+    kg = kg_of(ENTITIES + [entity("Q8002", "Let's Join Joanie", "sitcom", claims=[("P31", item("Q5398426", None))])])
+    report = verify_text(kg, "Let 's Join Joanie , a sitcom .")
+    assert report.text == "Let's Join Joanie, a sitcom."
+    assert any("tokenizer" in note for note in report.notes)
+    assert verify_text(kg, "Let's Join Joanie, a sitcom.").notes == ()

@@ -42,6 +42,12 @@ def _subject_of(text, *names):
     ("Developed and marketed by Extreme Networks, AutoCAD was first released in 1982.",
      ("Extreme Networks", "AutoCAD"), "AutoCAD"),
     ("Born in 1950 in Lyon, Anna Smith was a painter.", ("Lyon", "Anna Smith"), "Anna Smith"),
+    # Its verb after an aside between commas: the subject still, past a list the phrase opened with several words.
+    ("Published in 1755 and written by Anna Smith, Tidewater, sometimes called Smith's Tides, is a novel.",
+     ("Anna Smith", "Tidewater"), "Tidewater"),
+    ("Written by Anna Smith, Tidewater, sometimes called Smith's Tides, is a novel.", ("Anna Smith", "Tidewater"),
+     "Tidewater"),
+    ("Written by Anna Smith, Bruno Keller, the track, was released in 2001.", ("Anna Smith", "Bruno Keller"), None),
     # An irregular participle opens such a phrase too: the place it is set in is no subject.
     ("Set in Seattle, Washington, in 1946, the novel is written in the voice of a narrator.",
      ("Seattle", "Washington"), None),

@@ -309,3 +309,41 @@ def test_a_value_named_beside_the_graphs_own_is_not_refuted(kg_of):
     second = _claim(both, "Bruno Keller")
     assert (second.claim.property_id, second.verdict.verdict) == ("P57", "NOT_ENOUGH_INFO")
     assert "also names a value of this property the graph holds" in second.verdict.reason
+
+
+def test_a_relation_phrase_ending_in_a_preposition_is_read_as_the_relation_not_as_a_thing(kg_of):
+    """"based upon" is an alias of "based on" and, in Wikidata, of the item film adaptation: between two names it
+    states the relation (upon is a preposition as on is), never a value — the novel's genre "based upon"."""
+    novel = lambda qid, label: entity(qid, label, "novel", claims=[("P31", item("Q8261", None)),  # noqa: E731
+                                                                 ("P136", item("Q1257444", None))])
+    kg2 = kg_of(ENTITIES + [prop("P144", "based on", "wikibase-item", aliases=["based upon"]),
+                            prop("P136", "genre", "wikibase-item"), entity("Q8261", "novel"),
+                            entity("Q1257444", "film adaptation", aliases=["based upon"]),
+                            novel("Q8301", "Simulacron Three"), novel("Q8302", "Voyage to the Moon"),
+                            entity("Q8303", "The Thirteenth Floor", "film",
+                                   claims=[("P31", item("Q11424", None)), ("P144", item("Q8301", None))])])
+    for text in ("The Thirteenth Floor is based upon Voyage to the Moon.",
+                 "The Thirteenth Floor is loosely based upon Voyage to the Moon, a novel."):
+        report = verify_text(kg2, text)
+        assert not [c for c in report.claims if c.span == "based upon"]
+        tc = _claim(report, "Voyage to the Moon")
+        assert (tc.claim.subject_id, tc.claim.property_id) == ("Q8303", "P144")
+        assert tc.verdict.verdict != SUPPORTED and "Simulacron Three" in _graph_values(tc)
+    right = _claim(verify_text(kg2, "The Thirteenth Floor is based upon Simulacron Three."), "Simulacron Three")
+    assert (right.claim.property_id, right.verdict.verdict) == ("P144", SUPPORTED)
+
+
+def test_a_possessor_qualifies_the_name_it_owns_and_is_no_value(kg_of):
+    """"set mainly on Austria's Prince Albert Town": Austria says where the town is, it is no setting of its own (on
+    the true sentence "set principally on Canada's Prince Edward Island" the country was REFUTED as the setting)."""
+    setting = lambda qid, label, place: entity(qid, label, "film", claims=[  # noqa: E731
+        ("P31", item("Q11424", None)), ("P840", item(place, None))])
+    kg2 = kg_of(ENTITIES + [prop("P840", "narrative location", "wikibase-item"),
+                            entity("Q8401", "Port Royal", "city", claims=[("P31", item("Q515", None))]),
+                            entity("Q8402", "Prince Albert Town", "old town", claims=[("P31", item("Q8403", None))]),
+                            entity("Q8403", "old town"),
+                            setting("Q8410", "Harbour Lights", "Q8401"), setting("Q8411", "Alpine Night", "Q40")])
+    report = verify_text(kg2, "Harbour Lights is set mainly on Austria's Prince Albert Town.")
+    assert not [c for c in report.claims if c.span == "Austria"], [(c.span, c.claim.property_id) for c in report.claims]
+    plain = verify_text(kg2, "Harbour Lights is set mainly on Austria.")
+    assert [c for c in plain.claims if c.span == "Austria" and c.claim.property_id == "P840"]  # read as ever

@@ -35,8 +35,8 @@ from kgcheck.verifier.text.apposition import apposed_properties
 from kgcheck.verifier.text.coordination import listed_together
 from kgcheck.verifier.text.demonyms import with_demonyms
 from kgcheck.verifier.text.links import date_agrees, linked_to_later, names_property, what_the_sentence_says
-from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fused_values, rejoin_names,
-                                           split_sentences, word_spans)
+from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fused_values, possessor_spans,
+                                           rejoin_names, split_sentences, word_spans)
 from kgcheck.verifier.text.tails import read_tails
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
@@ -93,6 +93,8 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
     weak: dict[int, list[tuple[int, int, list[str]]]] = {}
     mentions, adjectives = with_demonyms(
         kg, text, sentences, read_tails(kg, text, sentences, find_mentions(kg, text, sentences, llm, weak), about))
+    # A name owning the name right after it ("Canada's Prince Edward Island", "Disney's Jack Kinney") qualifies it.
+    possessors = possessor_spans(text, mentions)
     renamed = {}
     if about:
         named = topic_names(kg, about)  # one lookup for both: the names it goes by, and those retitled
@@ -128,6 +130,8 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
             return  # two mentions of one thing ("Lebanon ... Lebanon"): no text claims that Lebanon's country is Lebanon
         if (who.start, who.end) in adjectives:
             return  # "a Peruvian politician": Peru is what the words describe the politician by, holding nothing here
+        if reader != "linked" and (start, end) in possessors:
+            return  # "set on Canada's Prince Edward Island": Canada says where the island is; the island is the value
         if reader == "triggers" and (start, end) in adjectives:
             return  # "(born 19 July 1986) is a Finnish skier": the demonym says what he is, not where "born" was
         seen.update({(who.entity_id, pid, start), same})

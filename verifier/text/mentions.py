@@ -25,6 +25,11 @@ from kgcheck.index.text import normalise
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.text.fullnames import narrowed, short_names
 from kgcheck.verifier.text.nameparts import STOP, capitalised_names, inside_longer_name, straddles_a_name
+from kgcheck.verifier.text.stems import PREPOSITIONS
+
+# A lower-case phrase ending in a preposition states a relation ("based upon", "located in"), whatever item an
+# alias gives it elsewhere ("based upon" is an alias of film adaptation): it is read as words, never as a value.
+RELATION_ENDS = PREPOSITIONS
 
 MAX_NGRAM = 12  # award and work titles run to 10+ words
 JOIN_WORDS = 4  # words on each side of a "!" or "?" that may belong to one name ("Mamma Mia! Here We Go Again")
@@ -94,6 +99,22 @@ def word_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
 def possessive(text: str, end: int) -> bool:
     """The word ending at `end` ends in a possessive "'s"."""
     return text[end - 2:end] in ("'s", "’s")
+
+
+# Between a possessor and the name it owns: "Canada's Prince Edward Island".
+_POSSESSOR_GAP = re.compile(r"['’]s\s+")
+
+
+def possessor_spans(text: str, mentions: list[list[Mention]]) -> set[tuple[int, int]]:
+    """(start, end) of each mention owning the name right after it ("Canada" of "Canada's Prince Edward Island")."""
+    spans = set()
+    for ms in mentions:
+        ordered = sorted(ms, key=lambda x: x.start)
+        for m, n in zip(ordered, ordered[1:]):
+            if _POSSESSOR_GAP.fullmatch(text, m.end, n.start) or \
+                    (possessive(text, m.end) and text[m.end:n.start].isspace()):
+                spans.add((m.start, m.end))
+    return spans
 
 
 def _ngrams(text: str, start: int, end: int):
@@ -167,7 +188,8 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
         if not cased(span) or (s, e) in common or inside_longer_name(text, s, e, words[si]) or \
                 straddles_a_name(text, s, e, words[si], proper[si]):
             # A lower-case two-letter word ("de", "no", "us") is a function word far more often than a name.
-            if weak is not None and (len(span) > 2 or cased(span)):
+            if weak is not None and (len(span) > 2 or cased(span)) and \
+                    (cased(span) or key.rsplit(" ", 1)[-1] not in RELATION_ENDS):
                 weak.setdefault(si, []).append((s, e, [c[0] for c in cands]))
             continue
         if any(not (e <= cs or s >= ce) for cs, ce, *_ in chosen[si] + blocked[si]):

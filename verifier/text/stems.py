@@ -4,8 +4,8 @@ from __future__ import annotations
 
 # Function words carry no property meaning ("date of birth" is matched on "date", "birth").
 FUNCTION_WORDS = frozenset("a an the of in on at to for by with and or is was are were be been from as its it his "
-                           "her their this that which who s during than into".split())
-PREPOSITIONS = frozenset("of in on at to for by with from as during into".split())
+                           "her their this that which who s during than into upon".split())
+PREPOSITIONS = frozenset("of in on at to for by with from as during into upon".split())
 
 
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "ors", "ed", "er", "or", "es", "s")

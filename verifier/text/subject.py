@@ -52,6 +52,9 @@ _APPOSITIVE_OPENS = re.compile(r"\s*(?:A|An|[A-Z][a-z]+ly,?\s+an?)\s+(?:[a-z][\w
                                r"(?:of|from|for|to|with|in|at|by)\b")
 # "Smith moved", "Morning Glory? was", "The Journal's founding editors were"; not "Smith and".
 _OWN_VERB = re.compile(r"(?:\s*[?!)\"”’])*(?:['’]s\b|\s+(?!(?:and|or|of|in|on|at|by|for|to|the|a|an)\b)[a-z]+\b)")
+# Or its verb after an aside between commas that opens on no article ("A Dictionary of the English Language,
+# sometimes published as Johnson's Dictionary, is"); "Harold Lilly, the track was" goes on to its own subject.
+_ASIDE_THEN_VERB = re.compile(r"\s*,\s+(?!(?:the|an?)\s)[^,;]{1,80},\s*(?:is|was|are|were|has|had)\b", re.IGNORECASE)
 # "During the German occupation,": a name after a determiner whose lower-case words run to the opening phrase's
 # comma modifies that phrase's noun; the word after it is no verb of its own.
 _DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|his|her|its|their)\s+$", re.IGNORECASE)
@@ -87,7 +90,8 @@ def named_subject(text: str, a: int, b: int, outside: list[Mention]) -> Mention 
         # Unlinked items between them ("Seoul, Nuremberg and Cappadocia, Turkey") are read as that gap is.
         last_gap = _UNLINKED_ITEMS.fullmatch(gap) and re.search(r",\s*$|,?\s+(?:and|or|&)\s+$", gap).group() \
             if gap is not None else gap
-        beside = gap is not None and not VERB_AFTER.match(text, m.end, b) and (
+        own_verb = VERB_AFTER.match(text, m.end, b) or _ASIDE_THEN_VERB.match(text, m.end, b)
+        beside = gap is not None and not own_verb and (
             (bool(re.fullmatch(r",\s*", last_gap or gap)) and
              (len(text[a:after_preposition.start].split()) > 2 or bool(_ANOTHER_ITEM.match(text, m.end, b)))) or
             bool(_LIST_ITEM.fullmatch(last_gap or gap)))
@@ -98,7 +102,8 @@ def named_subject(text: str, a: int, b: int, outside: list[Mention]) -> Mention 
             continue
         # "Written by Keys, Kanye West and Harold Lilly, the track": in an opening participle's phrase, a name is
         # the subject only with its own verb after it ("Born in Paris, Smith moved").
-        if participle and m.start < phrase_end and (not _OWN_VERB.match(text, m.end, b) or (
+        if participle and m.start < phrase_end and (not (_OWN_VERB.match(text, m.end, b) or
+                                                         _ASIDE_THEN_VERB.match(text, m.end, b)) or (
                 _DETERMINER_BEFORE.search(text, max(a, m.start - 7), m.start) and
                 _NOUN_TO_COMMA.fullmatch(text, m.end, phrase_end))):
             continue

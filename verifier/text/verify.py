@@ -20,7 +20,7 @@ from kgcheck.verifier.errors import VerifierError
 from kgcheck.verifier.text.extract import READERS, SpanClaim, extract_claims, names_property
 from kgcheck.verifier.text.refutations import (beyond_known_containers, held_the_other_way, read_as_the_graphs_namesake,
                                               swap_of_a_kind)
-from kgcheck.verifier.text.repair import repair_mojibake
+from kgcheck.verifier.text.repair import repair_mojibake, untokenize
 from kgcheck.verifier.text.schema import GraphSchema
 from kgcheck.verifier.model import NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Claim, Verdict
 from kgcheck.verifier.formats.serialize import verdict_to_dict
@@ -216,6 +216,11 @@ def verify_text(kg, text: str, *, llm=None, fix: bool = False, rounds: int = 1, 
     if repaired != text:
         notes.append("mojibake repaired before reading (UTF-8 read as Windows-1252: 'KÃ¶ping' for 'Köping')")
         text = repaired
+    joined = untokenize(text)
+    if joined != text:
+        notes.append("a tokenizer's splits joined before reading ('Let 's Join Joanie' as 'Let's Join Joanie', "
+                     "'Oh , Mabel' as 'Oh, Mabel'): the report's text and spans are the joined text's")
+        text = joined
     sentences, kg_claims = extract_claims(kg, checker.facts, text, llm, properties, readers, topic)
     llm_claims = []
     if llm is not None:
