@@ -22,7 +22,8 @@ class NamesakeKG:
 
     def lookup_in(self, query, values, extra=()):
         if "label_index" in query:
-            return [(v, *cand) for v in values for cand in self.LABELS.get(normalise(v), ())]
+            written = (None,) if ", text FROM" in query else ()  # the name as written: not in capitals here
+            return [(v, *cand, *written) for v in values for cand in self.LABELS.get(normalise(v), ())]
         return [self.ENTITIES[v] for v in values if v in self.ENTITIES]
 
     def sql(self, query, params):
@@ -282,3 +283,26 @@ def test_a_span_straddles_a_known_name_that_opens_with_a_capitalised_content_wor
     s = text.index(span)
     names = capitalised_names(1, grams)[0]
     assert straddles_a_name(text, s, s + len(span), word_spans(text, 0, len(text)), names) is straddles
+
+
+def test_an_acronym_names_what_the_index_writes_in_capitals_not_a_lower_case_code(kg_of):
+    """"CD" is no alias of DR Congo, whose country code "cd" Wikidata lists; "TV" is television's own "TV"."""
+    from conftest import fixture_builders
+
+    B = fixture_builders()
+    kg = kg_of([B.entity("Q974", "Democratic Republic of the Congo", "country", aliases=["cd", "DR Congo"]),
+                B.entity("Q672", "Tuvalu", "country", aliases=["tv"]),
+                B.entity("Q289", "television", "medium", aliases=["TV"])])
+    found = lambda text: [(m.text, m.entity_id) for ms in find_mentions(kg, text, split_sentences(text))  # noqa: E731
+                          for m in ms]
+    assert found("A remastered CD version aired on TV in Tuvalu.") == [("TV", "Q289"), ("Tuvalu", "Q672")]
+    assert found("It was shown in the DR Congo.") == [("DR Congo", "Q974")]
+    # Postnominal letters after a name are no names: "KG" is here no Kevin Garnett, whom the index writes "KG" too.
+    kg2 = kg_of([B.entity("Q189240", "Kevin Garnett", "basketball player", aliases=["KG"]),
+                 B.entity("Q145", "United Kingdom", "country", aliases=["UK"]),
+                 B.entity("Q30", "United States", "country", aliases=["US"])])
+    found2 = lambda text: [m.entity_id for ms in find_mentions(kg2, text, split_sentences(text)) for m in ms]  # noqa
+    assert found2("Michael Boyce, Baron Boyce, KG, GCB, OBE, DL (born 1943) is an officer.") == []
+    assert found2("KG won the title.") == ["Q189240"]
+    assert found2("Teams from the US, UK, KG and GCB took part.") == ["Q30", "Q145", "Q189240"]
+

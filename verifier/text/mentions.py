@@ -101,6 +101,20 @@ def possessive(text: str, end: int) -> bool:
     return text[end - 2:end] in ("'s", "’s")
 
 
+# An acronym of two or three capitals ("CD", "TV") names what the index writes so ("TV": television), not what it
+# lists as a lower-case code ("cd", "tv": the country codes of DR Congo and Tuvalu).
+_ACRONYM = re.compile(r"[A-Z]{2,3}")
+# Three or more abbreviations in a comma list right after a name are its postnominal letters ("Baron Boyce, KG, GCB,
+# OBE"), no names of things; each has two capitals or more.
+_ABBREVIATION = r"[A-Z][a-z]?[A-Z][A-Za-z]{0,3}"
+_POSTNOMINALS = re.compile(rf"\b[A-Z][a-z]+,\s*((?:{_ABBREVIATION},\s*){{2,}}{_ABBREVIATION})\b")
+
+
+def _in_postnominals(text: str, s: int, e: int) -> bool:
+    return any(run.start(1) <= s and e <= run.end(1)
+               for run in _POSTNOMINALS.finditer(text, max(0, s - 60), min(len(text), e + 60)))
+
+
 # Between a possessor and the name it owns: "Canada's Prince Edward Island".
 _POSSESSOR_GAP = re.compile(r"['’]s\s+")
 
@@ -167,11 +181,14 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
     norms = sorted({g[4] for g in grams})
     by_norm: dict[str, list[tuple[str, int, int]]] = {}
     labelled: set[tuple[str, str]] = set()  # (norm, id) where the name is the entity's label, not only an alias
-    for norm, eid, sitelinks, statements, kind in kg.lookup_in(
-            "SELECT norm, id, sitelinks, statement_count, kind FROM label_index WHERE norm IN ({in}) AND type = 'item'",
-            norms):
+    capitals: set[tuple[str, str]] = set()  # (norm, id) where a name of the entity is written in capitals
+    for norm, eid, sitelinks, statements, kind, written in kg.lookup_in(
+            "SELECT norm, id, sitelinks, statement_count, kind, text FROM label_index WHERE norm IN ({in}) "
+            "AND type = 'item'", norms):
         if kind == "label":
             labelled.add((norm, eid))
+        if written and written.upper() == written:
+            capitals.add((norm, eid))
         if all(c[0] != eid for c in by_norm.get(norm, ())):  # a label that is also an alias: one candidate
             by_norm.setdefault(norm, []).append((eid, sitelinks or 0, statements or 0))
     chosen: list[list[tuple]] = [[] for _ in sentences]
@@ -181,6 +198,8 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
     proper = capitalised_names(len(sentences), [g for g in grams if by_short.get(g[:3] + (g[4],), by_norm.get(g[4]))])
     for si, s, e, span, key, _ in sorted(grams, key=lambda g: (-(g[2] - g[1]), g[1], g[5])):
         cands = by_short.get((si, s, e, key), by_norm.get(key))
+        if cands and _ACRONYM.fullmatch(span):
+            cands = None if _in_postnominals(text, s, e) else [c for c in cands if (key, c[0]) in capitals] or None
         if not cands:
             if by_norm.get(key):  # "William James Hughes": no word of it is a name ("William James") either
                 blocked[si].append((s, e))
