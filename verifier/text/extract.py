@@ -35,8 +35,9 @@ from kgcheck.verifier.text.apposition import apposed_properties
 from kgcheck.verifier.text.coordination import listed_together
 from kgcheck.verifier.text.demonyms import with_demonyms
 from kgcheck.verifier.text.links import date_agrees, linked_to_later, names_property, what_the_sentence_says
-from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fused_values, possessor_spans,
-                                           rejoin_names, split_sentences, word_spans)
+from kgcheck.verifier.text.mentions import (Mention, called, find_mentions, fused_values, rejoin_names,
+                                           split_sentences, word_spans)
+from kgcheck.verifier.text.nameparts import possessor_spans
 from kgcheck.verifier.text.tails import read_tails
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim

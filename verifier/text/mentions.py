@@ -24,12 +24,9 @@ from dataclasses import dataclass
 from kgcheck.index.text import normalise
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.text.fullnames import narrowed, short_names
-from kgcheck.verifier.text.nameparts import STOP, capitalised_names, inside_longer_name, straddles_a_name
+from kgcheck.verifier.text.nameparts import (STOP, capitalised_names, in_postnominals, inside_longer_name, is_acronym,
+                                             possessive, straddles_a_name)
 from kgcheck.verifier.text.stems import PREPOSITIONS
-
-# A lower-case phrase ending in a preposition states a relation ("based upon", "located in"), whatever item an
-# alias gives it elsewhere ("based upon" is an alias of film adaptation): it is read as words, never as a value.
-RELATION_ENDS = PREPOSITIONS
 
 MAX_NGRAM = 12  # award and work titles run to 10+ words
 JOIN_WORDS = 4  # words on each side of a "!" or "?" that may belong to one name ("Mamma Mia! Here We Go Again")
@@ -94,41 +91,6 @@ def rejoin_names(kg, text: str, sentences: list[tuple[int, int]]) -> list[tuple[
 def word_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """(start, end) of each word of text[start:end], as offsets into `text`."""
     return [(m.start() + start, m.end() + start) for m in _WORD.finditer(text[start:end])]
-
-
-def possessive(text: str, end: int) -> bool:
-    """The word ending at `end` ends in a possessive "'s"."""
-    return text[end - 2:end] in ("'s", "’s")
-
-
-# An acronym of two or three capitals ("CD", "TV") names what the index writes so ("TV": television), not what it
-# lists as a lower-case code ("cd", "tv": the country codes of DR Congo and Tuvalu).
-_ACRONYM = re.compile(r"[A-Z]{2,3}")
-# Three or more abbreviations in a comma list right after a name are its postnominal letters ("Baron Boyce, KG, GCB,
-# OBE"), no names of things; each has two capitals or more.
-_ABBREVIATION = r"[A-Z][a-z]?[A-Z][A-Za-z]{0,3}"
-_POSTNOMINALS = re.compile(rf"\b[A-Z][a-z]+,\s*((?:{_ABBREVIATION},\s*){{2,}}{_ABBREVIATION})\b")
-
-
-def _in_postnominals(text: str, s: int, e: int) -> bool:
-    return any(run.start(1) <= s and e <= run.end(1)
-               for run in _POSTNOMINALS.finditer(text, max(0, s - 60), min(len(text), e + 60)))
-
-
-# Between a possessor and the name it owns: "Canada's Prince Edward Island".
-_POSSESSOR_GAP = re.compile(r"['’]s\s+")
-
-
-def possessor_spans(text: str, mentions: list[list[Mention]]) -> set[tuple[int, int]]:
-    """(start, end) of each mention owning the name right after it ("Canada" of "Canada's Prince Edward Island")."""
-    spans = set()
-    for ms in mentions:
-        ordered = sorted(ms, key=lambda x: x.start)
-        for m, n in zip(ordered, ordered[1:]):
-            if _POSSESSOR_GAP.fullmatch(text, m.end, n.start) or \
-                    (possessive(text, m.end) and text[m.end:n.start].isspace()):
-                spans.add((m.start, m.end))
-    return spans
 
 
 def _ngrams(text: str, start: int, end: int):
@@ -198,17 +160,19 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
     proper = capitalised_names(len(sentences), [g for g in grams if by_short.get(g[:3] + (g[4],), by_norm.get(g[4]))])
     for si, s, e, span, key, _ in sorted(grams, key=lambda g: (-(g[2] - g[1]), g[1], g[5])):
         cands = by_short.get((si, s, e, key), by_norm.get(key))
-        if cands and _ACRONYM.fullmatch(span):
-            cands = None if _in_postnominals(text, s, e) else [c for c in cands if (key, c[0]) in capitals] or None
+        if cands and is_acronym(span):
+            cands = None if in_postnominals(text, s, e) else [c for c in cands if (key, c[0]) in capitals] or None
         if not cands:
             if by_norm.get(key):  # "William James Hughes": no word of it is a name ("William James") either
                 blocked[si].append((s, e))
             continue
         if not cased(span) or (s, e) in common or inside_longer_name(text, s, e, words[si]) or \
                 straddles_a_name(text, s, e, words[si], proper[si]):
-            # A lower-case two-letter word ("de", "no", "us") is a function word far more often than a name.
+            # A lower-case two-letter word ("de", "no", "us") is a function word far more often than a name; a
+            # lower-case phrase ending in a preposition states a relation ("based upon", "located in"), whatever item
+            # an alias gives it elsewhere ("based upon": film adaptation), and is read as words, never as a value.
             if weak is not None and (len(span) > 2 or cased(span)) and \
-                    (cased(span) or key.rsplit(" ", 1)[-1] not in RELATION_ENDS):
+                    (cased(span) or key.rsplit(" ", 1)[-1] not in PREPOSITIONS):
                 weak.setdefault(si, []).append((s, e, [c[0] for c in cands]))
             continue
         if any(not (e <= cs or s >= ce) for cs, ce, *_ in chosen[si] + blocked[si]):

@@ -9,6 +9,11 @@
   Titles keep their function words ("Jules Verne's Around the World in Eighty Days"), and a name is one that opens
   with a capitalised content word ("The United States" opens no name inside "The United States men's national
   team") — capitalised_names, straddles_a_name.
+- A name owning the name right after it qualifies it ("Canada" of "Canada's Prince Edward Island") — possessor_spans.
+- An acronym of two or three capitals ("CD", "TV") names what the index writes so ("TV": television), not what it
+  lists as a lower-case code ("cd", "tv": the country codes of DR Congo and Tuvalu) — is_acronym; three or more
+  abbreviations in a comma list right after a name are its postnominal letters ("Baron Boyce, KG, GCB, OBE"), no
+  names of things — in_postnominals.
 """
 from __future__ import annotations
 
@@ -68,3 +73,38 @@ def straddles_a_name(text: str, s: int, e: int, words: list[tuple[int, int]], na
         return False
     inside = [text[a:b] for a, b in words if s <= a and b <= e]
     return any(w[:1].islower() and w.lower() not in STOP for w in inside[1:])
+
+
+def possessive(text: str, end: int) -> bool:
+    """The word ending at `end` ends in a possessive "'s"."""
+    return text[end - 2:end] in ("'s", "’s")
+
+
+_POSSESSOR_GAP = re.compile(r"['’]s\s+")  # between a possessor and the name it owns
+
+
+def possessor_spans(text: str, mentions: list[list]) -> set[tuple[int, int]]:
+    """(start, end) of each mention (mentions.Mention, per sentence) owning the name right after it."""
+    spans = set()
+    for ms in mentions:
+        ordered = sorted(ms, key=lambda x: x.start)
+        for m, n in zip(ordered, ordered[1:]):
+            if _POSSESSOR_GAP.fullmatch(text, m.end, n.start) or \
+                    (possessive(text, m.end) and text[m.end:n.start].isspace()):
+                spans.add((m.start, m.end))
+    return spans
+
+
+_ACRONYM = re.compile(r"[A-Z]{2,3}")
+_ABBREVIATION = r"[A-Z][a-z]?[A-Z][A-Za-z]{0,3}"  # two capitals or more: "KG", "OBE", "KStJ"
+_POSTNOMINALS = re.compile(rf"\b[A-Z][a-z]+,\s*((?:{_ABBREVIATION},\s*){{2,}}{_ABBREVIATION})\b")
+
+
+def is_acronym(span: str) -> bool:
+    return bool(_ACRONYM.fullmatch(span))
+
+
+def in_postnominals(text: str, s: int, e: int) -> bool:
+    """text[s:e] lies in a run of postnominal letters after a name."""
+    return any(run.start(1) <= s and e <= run.end(1)
+               for run in _POSTNOMINALS.finditer(text, max(0, s - 60), min(len(text), e + 60)))

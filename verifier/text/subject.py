@@ -90,8 +90,8 @@ def named_subject(text: str, a: int, b: int, outside: list[Mention]) -> Mention 
         # Unlinked items between them ("Seoul, Nuremberg and Cappadocia, Turkey") are read as that gap is.
         last_gap = _UNLINKED_ITEMS.fullmatch(gap) and re.search(r",\s*$|,?\s+(?:and|or|&)\s+$", gap).group() \
             if gap is not None else gap
-        own_verb = VERB_AFTER.match(text, m.end, b) or _ASIDE_THEN_VERB.match(text, m.end, b)
-        beside = gap is not None and not own_verb and (
+        verb_past_aside = _ASIDE_THEN_VERB.match(text, m.end, b)
+        beside = gap is not None and not (VERB_AFTER.match(text, m.end, b) or verb_past_aside) and (
             (bool(re.fullmatch(r",\s*", last_gap or gap)) and
              (len(text[a:after_preposition.start].split()) > 2 or bool(_ANOTHER_ITEM.match(text, m.end, b)))) or
             bool(_LIST_ITEM.fullmatch(last_gap or gap)))
@@ -102,8 +102,7 @@ def named_subject(text: str, a: int, b: int, outside: list[Mention]) -> Mention 
             continue
         # "Written by Keys, Kanye West and Harold Lilly, the track": in an opening participle's phrase, a name is
         # the subject only with its own verb after it ("Born in Paris, Smith moved").
-        if participle and m.start < phrase_end and (not (_OWN_VERB.match(text, m.end, b) or
-                                                         _ASIDE_THEN_VERB.match(text, m.end, b)) or (
+        if participle and m.start < phrase_end and (not (_OWN_VERB.match(text, m.end, b) or verb_past_aside) or (
                 _DETERMINER_BEFORE.search(text, max(a, m.start - 7), m.start) and
                 _NOUN_TO_COMMA.fullmatch(text, m.end, phrase_end))):
             continue

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 
 from kgcheck.index.text import normalise
-from kgcheck.verifier.text.mentions import Mention, cased, context_links, possessive, word_spans
-from kgcheck.verifier.text.nameparts import STOP, TITLES, inside_longer_name
+from kgcheck.verifier.text.mentions import Mention, cased, context_links, word_spans
+from kgcheck.verifier.text.nameparts import STOP, TITLES, inside_longer_name, possessive
 from kgcheck.verifier.text.subject import PHRASE_OPENS
 
 # Candidates weighed per word: "Johnson" ends hundreds of names on a full dump, and the context query grows with
