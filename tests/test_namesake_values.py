@@ -55,3 +55,26 @@ def test_a_name_with_too_many_namesakes_is_not_re_linked(kg_of):
              for n in range(MAX_NAMESAKES)]
     kg = _graph(kg_of, *bands)
     assert not [c for c in verify_text(kg, "Ben Ode was born in Chicago.").claims if c.claim.object_id == "Q1297"]
+
+
+def _songs(kg_of):
+    """Two songs called "Nova" the graph does not tell apart (no sitelinks, one statement each): Q9001 holds a
+    release date only, Q8001 a genre; the id would pick Q9001. Ragtime and pop are genres of other songs too."""
+    time = B.time
+    return kg_of([
+        prop("P136", "genre", "wikibase-item"), prop("P577", "publication date", "time"),
+        entity("Q41", "ragtime"), entity("Q42", "pop"), entity("Q43", "Latin pop"),
+        entity("Q9001", "Nova", claims=[("P577", time("+2017-01-12T00:00:00Z", 11))]),
+        entity("Q8001", "Nova", claims=[("P136", item("Q43", None))])] +
+        [entity(f"Q{700 + i}", f"Tune {i}", claims=[("P136", item(("Q41", "Q42", "Q43")[i % 3], None))])
+         for i in range(9)])
+
+
+def test_the_sentences_values_pick_the_opening_namesake_that_can_hold_them(kg_of):
+    kg = _songs(kg_of)
+    genre = _on(verify_text(kg, "Nova is a ragtime song."), "Q8001", "P136")
+    assert genre.claim.object == "ragtime" and genre.verdict.verdict != SUPPORTED
+    assert "Latin pop" in genre.verdict.reason
+    # a year votes for the namesake holding a date: with a genre word beside it, neither is dropped
+    dated = verify_text(kg, "Nova was among the best pop songs of 2010.").claims
+    assert any(c.claim.subject_id == "Q9001" and c.claim.property_id == "P577" for c in dated)

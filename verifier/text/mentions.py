@@ -26,6 +26,7 @@ from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.text.fullnames import narrowed, short_names
 from kgcheck.verifier.text.nameparts import (STOP, capitalised_names, in_postnominals, inside_longer_name, is_acronym,
                                              possessive, straddles_a_name)
+from kgcheck.verifier.text.schema import GraphSchema
 from kgcheck.verifier.text.stems import PREPOSITIONS
 
 MAX_NGRAM = 12  # award and work titles run to 10+ words
@@ -209,6 +210,10 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
                 exact = _written_as(kg, span, ties) if len(ties) > 1 else set()
                 if 0 < len(exact) < len(ties):
                     ties = [i for i in ties if i in exact]
+                if len(ties) > 1 and _OPENING.fullmatch(text, sentences[si][0], s):  # the sentence's likely subject
+                    ties = _holding_what_the_sentence_gives(kg, ties, text[slice(*sentences[si])], [
+                        c for ws, we, c in (weak or {}).get(si, ()) if we <= s or ws >= e] + [
+                        [c[0] for c in other] for os, oe, _, other, _ in sent if oe <= s or os >= e])
                 described = _description_similarity(kg, text[slice(*sentences[si])], ties) if len(ties) > 1 else {}
                 context = {i: (n, i in ties, described.get(i, 0.0)) for i, n in context.items()}
             else:
@@ -225,6 +230,26 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
             mentions.append(Mention(s, e, span, best[0]))
         out.append(mentions)
     return _surnames(text, words, out)
+
+
+_OPENING = re.compile(r"[\s\"'“(]*")  # what may precede a sentence's opening name
+_YEAR = re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})\b")
+
+
+def _holding_what_the_sentence_gives(kg, ties: list[str], sentence: str, values: list[list[str]]) -> list[str]:
+    """Among namesakes the graph does not tell apart that open a sentence, those holding a property its values may
+    fill: a name by its likeliest role ("Despacito is a ragtime song": ragtime is a genre, and of two Despacitos one
+    holds a genre, the other only a date), a year by any time-valued property. VALUES: the candidates of each other
+    name of the sentence, lower-case ones included. All TIES when none or all hold one."""
+    roles = GraphSchema.of(kg).roles({i for cands in values for i in cands})
+    pids = {max(sorted(r), key=r.get) for r in roles.values() if r}
+    dated = bool(_YEAR.search(sentence))
+    if not pids and not dated:
+        return ties
+    holding = {s for s, p, kind in kg.subject_rows("DISTINCT subject, property, value_type", ties)
+               if p in pids or (dated and kind == "time")}
+    kept = [t for t in ties if t in holding]
+    return kept if 0 < len(kept) < len(ties) else ties
 
 
 _PERSONAL_NAME = re.compile(r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,3}")  # "Douglas Adams", not "Bank of America"
