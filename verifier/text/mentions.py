@@ -25,7 +25,7 @@ from kgcheck.index.text import normalise
 from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.text.fullnames import narrowed, short_names
 from kgcheck.verifier.text.nameparts import (STOP, capitalised_names, in_postnominals, inside_longer_name, is_acronym,
-                                             possessive, straddles_a_name)
+                                             possessive, straddles_a_name, YEAR)
 from kgcheck.verifier.text.schema import GraphSchema
 from kgcheck.verifier.text.stems import PREPOSITIONS
 
@@ -210,11 +210,12 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
                 exact = _written_as(kg, span, ties) if len(ties) > 1 else set()
                 if 0 < len(exact) < len(ties):
                     ties = [i for i in ties if i in exact]
+                sentence = text[slice(*sentences[si])]
                 if len(ties) > 1 and _OPENING.fullmatch(text, sentences[si][0], s):  # the sentence's likely subject
-                    ties = _holding_what_the_sentence_gives(kg, ties, text[slice(*sentences[si])], [
-                        c for ws, we, c in (weak or {}).get(si, ()) if we <= s or ws >= e] + [
-                        [c[0] for c in other] for os, oe, _, other, _ in sent if oe <= s or os >= e])
-                described = _description_similarity(kg, text[slice(*sentences[si])], ties) if len(ties) > 1 else {}
+                    others = [c for ws, we, c in (weak or {}).get(si, ()) if we <= s or ws >= e]
+                    others += [[c[0] for c in other] for o_s, o_e, _, other, _ in sent if o_e <= s or o_s >= e]
+                    ties = _holding_what_the_sentence_gives(kg, ties, sentence, others)
+                described = _description_similarity(kg, sentence, ties) if len(ties) > 1 else {}
                 context = {i: (n, i in ties, described.get(i, 0.0)) for i, n in context.items()}
             else:
                 context = {i: (n, True, 0.0) for i, n in context.items()}
@@ -233,7 +234,6 @@ def find_mentions(kg, text: str, sentences: list[tuple[int, int]], llm=None,
 
 
 _OPENING = re.compile(r"[\s\"'“(]*")  # what may precede a sentence's opening name
-_YEAR = re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})\b")
 
 
 def _holding_what_the_sentence_gives(kg, ties: list[str], sentence: str, values: list[list[str]]) -> list[str]:
@@ -243,7 +243,7 @@ def _holding_what_the_sentence_gives(kg, ties: list[str], sentence: str, values:
     name of the sentence, lower-case ones included. All TIES when none or all hold one."""
     roles = GraphSchema.of(kg).roles({i for cands in values for i in cands})
     pids = {max(sorted(r), key=r.get) for r in roles.values() if r}
-    dated = bool(_YEAR.search(sentence))
+    dated = bool(YEAR.search(sentence))
     if not pids and not dated:
         return ties
     holding = {s for s, p, kind in kg.subject_rows("DISTINCT subject, property, value_type", ties)

@@ -26,6 +26,7 @@ TITLES = frozenset("president king queen prince princess sir saint pope emperor 
 
 # A word of capitals and digits ("AIM-65", "TOPS-10", "DC-3"): a model's or a system's own designation, the name
 # itself beside its maker's ("Rockwell AIM-65") or a generic word ("TOPS-10 System"), not a word of a longer one.
+YEAR = re.compile(r"(?<![\w-])(?:1\d{3}|20\d{2})(?![\w-])")  # a year written alone, not "1964-65"
 _IDENTIFIER = re.compile(r"(?=[\w-]*\d)(?=[\w-]*[A-Z])[A-Z0-9][A-Z0-9-]*[A-Z0-9]")
 
 

@@ -18,13 +18,12 @@ from __future__ import annotations
 import re
 
 from kgcheck.verifier.text.mentions import Mention
-from kgcheck.verifier.text.nameparts import STOP
+from kgcheck.verifier.text.nameparts import STOP, YEAR
 from kgcheck.verifier.text.subject import named_subject
 from kgcheck.verifier.values import find_dates, inside_dates
 from kgcheck.verifier.values.dates import graph_date
 
 _CAPITALISED = re.compile(r"[A-Z][\w'’-]*")
-_YEAR = re.compile(r"(?<![\w-])(?:1\d{3}|20\d{2})(?![\w-])")
 
 
 def topic_names(kg, about: str) -> tuple[list[str], list[str]]:
@@ -49,7 +48,7 @@ def _year_patterns(names: list[str]) -> list[tuple[re.Pattern, str]]:
     """(the name with any year in place of its own, its own year) for each name holding exactly one year."""
     out = []
     for name in names:
-        years = list(_YEAR.finditer(name))
+        years = list(YEAR.finditer(name))
         if len(years) == 1:
             y = years[0]
             out.append((re.compile(r"(?<![\w-])" + re.escape(name[:y.start()]) + r"((?:1\d{3}|20\d{2}))"
