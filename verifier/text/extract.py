@@ -43,7 +43,8 @@ from kgcheck.verifier.control import checkpoint
 from kgcheck.verifier.model import Claim
 from kgcheck.verifier.text.topic import retitled, title_claims, topic_names, with_topic
 from kgcheck.verifier.text.referents import (EarlierMentions, common_name, descriptions, earlier_referent,
-                                             implied_subject, opening_relation, relation_noun)
+                                             implied_subject, opening_relation, relation_noun,
+                                             bare_relation_noun)
 from kgcheck.verifier.text.fit import entity_may_be_value
 from kgcheck.verifier.text.schema import INSTANCE_OF, GraphSchema
 from kgcheck.verifier.text.subject import COPULA_ARTICLE, main_description, named_subject
@@ -182,6 +183,8 @@ def extract_claims(kg, facts, text: str, llm=None, properties=None, readers=froz
             emit(si, spoken, pid, ys, ye, reader="title")
         if last_subject is not None and first_pronoun is not None and (subject is None or first_pronoun < subject.start):
             subject = last_subject  # "He died in Santa Barbara": he, not Santa Barbara
+        elif last_subject is not None and bare_relation_noun(sentence, lexicon):
+            subject = last_subject  # "Characters include Uncle Scrooge": the topic's, as "Its characters include"
         if about and _OPENS_ON_PREDICATE.match(sentence):
             # "is a 2004 film …, inspired by the work of X": no name the sentence holds is its subject; the topic is.
             subject = Mention(a, a, topic_name, about)
@@ -349,12 +352,13 @@ def _one_link_among_others(its_statements, mentions, description_spans, statemen
     and the named holder of the relation is the likelier subject."""
     names = [m for m in mentions if not any(m.start < de and ds < m.end for ds, de in description_spans)]
     by_value = {st.value.entity_id: st.property for st in its_statements if st.value.entity_id}
-    linked = [m for m in names if m.entity_id in by_value]
-    if len(linked) != 1:
+    linked = {m.entity_id for m in names if m.entity_id in by_value}  # one thing named twice ("Nick Park … Park")
+    if len(linked) != 1:                                                # is one link
         return False
-    relation = by_value[linked[0].entity_id]
+    (value,) = linked
+    relation = by_value[value]
     return any(relation in {st.property for st in statements.get(m.entity_id, ())} for m in names
-               if m.entity_id != linked[0].entity_id)
+               if m.entity_id != value)
 
 
 def _lifespan(sentence: str, after: int, dates) -> list[tuple[str, int, int]]:

@@ -105,6 +105,25 @@ def relation_noun(sentence: str, properties: Callable[[str], list[str]]) -> list
     return _named_property(m.group(1).split(), properties) if m else []
 
 
+# "Characters include Uncle Scrooge and Donald Duck", "Editors were A and B", "Characters in the story include": a
+# sentence opening on a bare noun phrase (no article, no name before it) that names a relation — what it is said of
+# after "in/of the" is a description of the subject —, then a verb of listing and a name.
+_BARE_OPENING = re.compile(r"^[\s\"'“(]*([A-Z][a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)"
+                           r"(?:\s+(?:in|of)\s+(?:the|this)\s+[a-z][\w-]*)?\s+"
+                           r"(?:include|includes|included|are|were)\s+[\"'“]?[A-Z0-9]")
+
+
+def bare_relation_noun(sentence: str, properties: Callable[[str], list[str]]) -> list[str]:
+    """The properties a sentence's bare opening noun phrase names when it is a relation listing values ("Characters
+    include X": the subject named before holds them, as "Its characters include X" says); [] otherwise
+    ("Critics were divided" names no property; a name in capitals is no bare noun)."""
+    m = _BARE_OPENING.match(sentence)
+    if not m:
+        return []
+    words = m.group(1).split()
+    return _named_property([words[0].lower(), *words[1:]], properties)
+
+
 def _named_property(words: list[str], properties: Callable[[str], list[str]]) -> list[str]:
     """The properties these description words name (relation_noun, opening_relation), trying the head of a compound
     and each plural word without its s."""
