@@ -1,7 +1,9 @@
 """Is a span a word of a longer name rather than a name of its own?
 
 - One capitalised word beside another capitalised word of its clause, or after "<Name> of", is part of a name the
-  index may not know ("National Film Board of Canada": not Canada) — inside_longer_name.
+  index may not know ("National Film Board of Canada": not Canada) — inside_longer_name. A title word after it ends
+  the name as a surname when no capitalised word follows ("Peter Lord and"); before a name it opens a title ("UK
+  Prime Minister Boris").
 - A span that starts inside a known name and runs on past its end is no mention: "a French Army officer" is an
   officer of the French Army, not an "army officer" — though "Army officer" (12 characters) is longer than "French
   Army" (11), and the gazetteer tries the longest match first. The capital of "Army", in the middle of a sentence,
@@ -44,7 +46,9 @@ def inside_longer_name(text: str, s: int, e: int, words: list[tuple[int, int]]) 
             continue  # a capital at the sentence start proves nothing
         a, b = words[j]
         between, word = (text[e:a] if j > last else text[b:s]), text[a:b]
-        if word[:1].isupper() and not re.search(r"[,;:()\"“”]", between) and word.lower() not in STOP | TITLES:
+        if not word[:1].isupper() or re.search(r"[,;:()\"“”]", between) or word.lower() in STOP:
+            continue
+        if word.lower() not in TITLES or j > last and _ends_a_name(text, words, j):
             return True
     if index >= 3:  # "National Film Board of Canada", "University of Essex": not Canada, not Essex
         (a, b), (c, d) = words[index - 2], words[index - 1]
@@ -53,6 +57,15 @@ def inside_longer_name(text: str, s: int, e: int, words: list[tuple[int, int]]) 
                 not re.search(r"[,;:()\"“”]", text[b:s]):
             return True
     return False
+
+
+def _ends_a_name(text: str, words: list[tuple[int, int]], j: int) -> bool:
+    """A title word right after a capitalised word, with no capitalised word after it, ends that name as a surname
+    ("Peter Lord and Nick Park", "Jack King and"); before a name it opens a title ("UK Prime Minister Boris …")."""
+    if j + 1 >= len(words):
+        return True
+    a, b = words[j + 1]
+    return not text[a:b][:1].isupper() or bool(re.search(r"[,;:()\"“”]", text[words[j][1]:a]))
 
 
 def capitalised_names(sentences: int, grams) -> list[list[tuple[int, int]]]:

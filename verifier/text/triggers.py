@@ -44,6 +44,9 @@ def unlinked_objects(sentence: str, mentions: list[tuple[int, int]], props_of: s
         article = _ARTICLE.match(phrase)
         if article:
             phrase_start, phrase = phrase_start + article.end(), phrase[article.end():]
+        agent = re.match(r"by\s+(?=[A-Z])", phrase)
+        if agent:  # "The screenplay was by Robert Lord": the one it is by is the value
+            phrase_start, phrase = phrase_start + agent.end(), phrase[agent.end():]
         end = phrase_start + len(phrase)
         named = _AFTER_TITLE.match(sentence, end) if phrase.lower() in TITLES else None
         if named:  # "is Dr. James Guthrie": the title's name is the value
