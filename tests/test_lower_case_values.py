@@ -82,3 +82,18 @@ def test_a_subject_without_a_class_may_hold_what_the_holders_of_its_properties_h
                  entity("Q5201", "The Bare Film", claims=[("P161", item("Q5101", None))])] + films)
     cast = _claim(verify_text(kg2, "The Bare Film tells a story of love with ann lee."), "ann lee")
     assert (cast.claim.property_id, cast.reader) == ("P161", "types") and cast.verdict.verdict != SUPPORTED
+
+
+def test_fellow_shares_the_words_before_a_name_with_the_subject(kg_of):
+    """Words right before a name describe that name ("oboe soloist Player 1"), not the subject — but "fellow" says the
+    subject is one too: Player 0 plays the oboe (SUPPORTED), not the cello (not SUPPORTED; the fellows play neither)."""
+    kg = kg_of(_instruments())
+
+    def instruments(text):
+        return {c.claim.object: c.verdict.verdict for c in verify_text(kg, text).claims
+                if (c.claim.subject_id, c.claim.property_id) == ("Q4000", "P1303")}
+
+    assert instruments("Player 0 toured with fellow oboe soloist Player 1.") == {"oboe": SUPPORTED}
+    wrong = instruments("Player 0 toured with fellow cello soloist Player 2.")
+    assert list(wrong) == ["cello"] and wrong["cello"] != SUPPORTED
+    assert instruments("Player 0 toured with cello soloist Player 2.") == {}

@@ -87,6 +87,8 @@ def _longest_apart(weak) -> list[tuple]:
 # The rest of a noun phrase (lower-case words, no function word), then a capitalised name.
 _BEFORE_A_NAME = re.compile(r"(?:\s+(?!(?:and|or|of|in|on|at|by|for|with|to|from|as|the|a|an)\b)[a-z][\w'’-]*)*"
                             r"\s+[\"'“]?[A-Z]")
+# "married to fellow tennis player Steffi Graf": the words before the name describe the subject as well.
+_FELLOW = re.compile(r"\bfellow\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 
 
 def lower_case_values(si, subject, sentence, a, weak, view, emit, taken, dates) -> None:
@@ -103,8 +105,10 @@ def lower_case_values(si, subject, sentence, a, weak, view, emit, taken, dates) 
         s, e = w[0] - a, w[1] - a
         # Lower-case only: a capitalised weak mention is a word cut out of a longer name ("General" of "PLA
         # General Political Department"), no value of its own; nor one right before a name: it describes that
-        # name ("the musical drama film Double Platinum"); nor a word of a property's name ("narrative location").
-        return not (any(ch.isupper() for ch in sentence[s:e]) or _BEFORE_A_NAME.match(sentence, e)
+        # name ("the musical drama film Double Platinum") unless "fellow" shares it with the subject; nor a word of a
+        # property's name ("narrative location").
+        return not (any(ch.isupper() for ch in sentence[s:e])
+                    or _BEFORE_A_NAME.match(sentence, e) and not _FELLOW.search(sentence, 0, s)
                     or taken(w[0], w[1]) or any(ns < e and s < ne for ns, ne in names) or inside_dates(s, e, dates)
                     or any(rs <= s and e <= re_ for rs, re_, _ in relations))
 
