@@ -352,8 +352,9 @@ def _one_link_among_others(its_statements, mentions, description_spans, statemen
     and the named holder of the relation is the likelier subject."""
     names = [m for m in mentions if not any(m.start < de and ds < m.end for ds, de in description_spans)]
     by_value = {st.value.entity_id: st.property for st in its_statements if st.value.entity_id}
-    linked = {m.entity_id for m in names if m.entity_id in by_value}  # one thing named twice ("Nick Park … Park")
-    if len(linked) != 1:                                                # is one link
+    # one thing named twice ("Nick Park … Park") is one link
+    linked = {m.entity_id for m in names if m.entity_id in by_value}
+    if len(linked) != 1:
         return False
     (value,) = linked
     relation = by_value[value]

@@ -26,9 +26,11 @@ STOP = frozenset("a an the of in on at to for by with and or is was are were be 
 TITLES = frozenset("president king queen prince princess sir saint pope emperor general admiral prime minister "
                    "chancellor senator governor mayor lord lady dr mr mrs ms prof".split())
 
+YEAR = re.compile(r"(?<![\w-])(?:1\d{3}|20\d{2})(?![\w-])")  # a year written alone, not "1964-65"
+_BREAK = re.compile(r"[,;:()\"“”]")  # punctuation that ends a name's run of words
+
 # A word of capitals and digits ("AIM-65", "TOPS-10", "DC-3"): a model's or a system's own designation, the name
 # itself beside its maker's ("Rockwell AIM-65") or a generic word ("TOPS-10 System"), not a word of a longer one.
-YEAR = re.compile(r"(?<![\w-])(?:1\d{3}|20\d{2})(?![\w-])")  # a year written alone, not "1964-65"
 _IDENTIFIER = re.compile(r"(?=[\w-]*\d)(?=[\w-]*[A-Z])[A-Z0-9][A-Z0-9-]*[A-Z0-9]")
 
 
@@ -46,7 +48,7 @@ def inside_longer_name(text: str, s: int, e: int, words: list[tuple[int, int]]) 
             continue  # a capital at the sentence start proves nothing
         a, b = words[j]
         between, word = (text[e:a] if j > last else text[b:s]), text[a:b]
-        if not word[:1].isupper() or re.search(r"[,;:()\"“”]", between) or word.lower() in STOP:
+        if not word[:1].isupper() or _BREAK.search(between) or word.lower() in STOP:
             continue
         if word.lower() not in TITLES or j > last and _ends_a_name(text, words, j):
             return True
@@ -54,7 +56,7 @@ def inside_longer_name(text: str, s: int, e: int, words: list[tuple[int, int]]) 
         (a, b), (c, d) = words[index - 2], words[index - 1]
         head = text[a:b]
         if text[c:d] == "of" and head[:1].isupper() and head.lower() not in STOP | TITLES and \
-                not re.search(r"[,;:()\"“”]", text[b:s]):
+                not _BREAK.search(text[b:s]):
             return True
     return False
 
@@ -65,7 +67,7 @@ def _ends_a_name(text: str, words: list[tuple[int, int]], j: int) -> bool:
     if j + 1 >= len(words):
         return True
     a, b = words[j + 1]
-    return not text[a:b][:1].isupper() or bool(re.search(r"[,;:()\"“”]", text[words[j][1]:a]))
+    return not text[a:b][:1].isupper() or bool(_BREAK.search(text[words[j][1]:a]))
 
 
 def capitalised_names(sentences: int, grams) -> list[list[tuple[int, int]]]:

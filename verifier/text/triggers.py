@@ -18,6 +18,7 @@ from kgcheck.verifier.values.units import unit_for_text
 _PHRASE_WORD = r"(?:(?!and\b|but\b|while\b|which\b)[\w'’-]+\s?)"  # a word of the phrase after the copula
 _COPULA = re.compile(r"\s+(?:is|was|are|were|has been|had been)\s+(" + _PHRASE_WORD + "{1,6})", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
+_AGENT = re.compile(r"by\s+(?=[A-Z])")  # "was by Robert Lord": the value follows
 _AFTER_TITLE = re.compile(r"\.?\s+((?=[A-Z])" + _PHRASE_WORD + "{1,5})")  # the name after "Dr."
 
 
@@ -44,7 +45,7 @@ def unlinked_objects(sentence: str, mentions: list[tuple[int, int]], props_of: s
         article = _ARTICLE.match(phrase)
         if article:
             phrase_start, phrase = phrase_start + article.end(), phrase[article.end():]
-        agent = re.match(r"by\s+(?=[A-Z])", phrase)
+        agent = _AGENT.match(phrase)
         if agent:  # "The screenplay was by Robert Lord": the one it is by is the value
             phrase_start, phrase = phrase_start + agent.end(), phrase[agent.end():]
         end = phrase_start + len(phrase)
